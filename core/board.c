@@ -1,0 +1,144 @@
+/* board.c - see board.h. */
+#include "board.h"
+
+#include <string.h>
+
+#include "zobrist.h"
+
+uint16_t board_line_valid(int dir, int index)
+{
+    uint16_t m = 0;
+    for (int pos = 0; pos < BOARD_SIZE; pos++) {
+        int c, r;
+        switch (dir) {
+        case DIR_E: c = pos, r = index; break;
+        case DIR_N: c = index, r = pos; break;
+        case DIR_NE: c = pos, r = pos - (index - (BOARD_SIZE - 1)); break;
+        default: c = pos, r = index - pos; break;
+        }
+        if (point_on_board(c, r))
+            m |= (uint16_t)(1u << pos);
+    }
+    return m;
+}
+
+void board_init(Board *b)
+{
+    memset(b, 0, sizeof *b);
+    b->to_move = BLACK;
+}
+
+static void put_stone(Board *b, Point p, Color c)
+{
+    b->cell[p] = (uint8_t)c;
+    for (int d = 0; d < NUM_DIRS; d++)
+        b->line[c - 1][d][board_line_index(p, d)] |= (uint16_t)(1u << board_line_pos(p, d));
+    b->key ^= zob_stone(c, p);
+    b->stones[c - 1]++;
+}
+
+static void remove_stone(Board *b, Point p)
+{
+    Color c = (Color)b->cell[p];
+    b->cell[p] = EMPTY;
+    for (int d = 0; d < NUM_DIRS; d++)
+        b->line[c - 1][d][board_line_index(p, d)] &= (uint16_t)~(1u << board_line_pos(p, d));
+    b->key ^= zob_stone(c, p);
+    b->stones[c - 1]--;
+}
+
+void board_setup_stone(Board *b, Point p, Color c)
+{
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY && b->ply == 0);
+    put_stone(b, p, c);
+}
+
+void board_set_to_move(Board *b, Color c)
+{
+    assert(b->ply == 0 && (c == BLACK || c == WHITE));
+    if (c != b->to_move)
+        b->key ^= zob_side();
+    b->to_move = c;
+}
+
+void board_play(Board *b, Point p)
+{
+    assert(b->ply < MAX_PLY);
+    if (board_last_move(b) == POINT_PASS)
+        b->key ^= zob_pass();
+    if (p == POINT_PASS) {
+        b->key ^= zob_pass();
+    } else {
+        assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+        put_stone(b, p, b->to_move);
+    }
+    b->hist[b->ply++] = p;
+    b->to_move = color_other(b->to_move);
+    b->key ^= zob_side();
+}
+
+void board_undo(Board *b)
+{
+    assert(b->ply > b->base_ply);
+    Point p = b->hist[--b->ply];
+    b->to_move = color_other(b->to_move);
+    b->key ^= zob_side();
+    if (p == POINT_PASS)
+        b->key ^= zob_pass();
+    else
+        remove_stone(b, p);
+    if (board_last_move(b) == POINT_PASS)
+        b->key ^= zob_pass();
+}
+
+Key board_compute_key(const Board *b)
+{
+    Key k = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] != EMPTY)
+            k ^= zob_stone((Color)b->cell[p], (Point)p);
+    if (b->to_move == WHITE)
+        k ^= zob_side();
+    if (board_last_move(b) == POINT_PASS)
+        k ^= zob_pass();
+    return k;
+}
+
+bool board_two_passes(const Board *b)
+{
+    return b->ply - b->base_ply >= 2 && b->hist[b->ply - 1] == POINT_PASS &&
+           b->hist[b->ply - 2] == POINT_PASS;
+}
+
+bool board_check(const Board *b)
+{
+    uint16_t line[2][NUM_DIRS][NUM_LINES];
+    int stones[2] = { 0, 0 };
+    memset(line, 0, sizeof line);
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        Color c = (Color)b->cell[p];
+        if (c == EMPTY)
+            continue;
+        if (c != BLACK && c != WHITE)
+            return false;
+        stones[c - 1]++;
+        for (int d = 0; d < NUM_DIRS; d++)
+            line[c - 1][d][board_line_index((Point)p, d)] |=
+                (uint16_t)(1u << board_line_pos((Point)p, d));
+    }
+    if (memcmp(line, b->line, sizeof line) != 0)
+        return false;
+    if (stones[0] != b->stones[0] || stones[1] != b->stones[1])
+        return false;
+    for (int i = b->base_ply; i < b->ply; i++) {
+        Point p = b->hist[i];
+        if (p != POINT_PASS && (p >= BOARD_POINTS || b->cell[p] == EMPTY))
+            return false;
+    }
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int i = 0; i < board_num_lines(d); i++)
+            for (int c = 0; c < 2; c++)
+                if (b->line[c][d][i] & ~board_line_valid(d, i))
+                    return false;
+    return board_compute_key(b) == b->key;
+}

@@ -1,0 +1,87 @@
+/*
+ * rules.h - the exact renju rules (RIF), and the freestyle / standard rule sets.
+ *
+ * Black under RULE_RENJU: exactly five wins; a move that makes exactly five
+ * wins even if it also makes a forbidden shape.  Otherwise a black move is
+ * forbidden if it makes an overline, a double-four (two fours through the new
+ * stone, two on one line count) or a double-three (two real threes through the
+ * new stone).  A three is real only if one of its straight-four points is
+ * itself a legal black move (RIF 9.3, recursive to any depth).  A straight-four
+ * point where black would at the same time make five on another line does not
+ * count (the literal reading; it never changes a game value).
+ * White under RULE_RENJU: five or more wins, nothing is forbidden.
+ * RULE_FREESTYLE: five or more wins for both; RULE_STANDARD: exactly five for
+ * both; neither has forbidden moves.
+ *
+ * Functions taking a non-const Board may place stones "in mind" and always
+ * restore the board exactly before returning (same key, same history).
+ *
+ * Thread safety: rules_init() must run once before use (it builds read-only
+ * tables); after that every function is safe on distinct Boards.
+ */
+#ifndef RJ_RULES_H
+#define RJ_RULES_H
+
+#include "types.h"
+
+/* Build the read-only pattern tables.  Idempotent; call once from main/tests. */
+void rules_init(void);
+
+/*
+ * Would a stone of colour c on empty point p win (make a five that counts under
+ * rule set rs)?  Black under renju/standard: exactly five; white under renju,
+ * everyone under freestyle: five or more; standard: exactly five.
+ */
+bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs);
+
+/*
+ * Why a black stone on empty point p is forbidden under renju, or FORBID_NONE
+ * (also FORBID_NONE when the stone makes exactly five).  When several kinds
+ * apply, the first of overline, double-four, double-three.
+ */
+ForbidKind rules_forbidden(Board *b, Point p);
+
+/* Shorthand: rules_forbidden(b, p) != FORBID_NONE. */
+bool rules_is_forbidden(Board *b, Point p);
+
+/*
+ * Is a move (stone or POINT_PASS) legal for the side to move under rs?  A
+ * stone needs an empty point; black under renju must not play a forbidden
+ * point.  A pass is always legal.  Does not check whether the game is over.
+ */
+bool rules_is_legal(Board *b, Point p, RuleSet rs);
+
+/* Did the last move (a stone) win the game under rs?  Returns its colour or EMPTY. */
+Color rules_last_move_wins(const Board *b, RuleSet rs);
+
+/*
+ * Game state after the moves made: returns true when the game is over, with
+ * *winner = BLACK / WHITE, or EMPTY for a draw (two passes, or a full board).
+ */
+bool rules_game_over(const Board *b, RuleSet rs, Color *winner);
+
+/*
+ * Points where colour c, playing now, would win at once (rules_makes_five).
+ * Writes up to BOARD_POINTS points to out and returns the count.
+ */
+int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out);
+
+/*
+ * Fours made by a stone of colour c on empty point p: writes to out the
+ * points that would then complete a winning five for c (the "five points"
+ * of the new fours through p; at most 8) and returns their count.  0 means p
+ * makes no four.  (For black under renju this ignores whether p itself is
+ * forbidden: ask rules_forbidden.)
+ */
+int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out);
+
+/*
+ * Threes made by a stone of colour c on empty point p in direction dir:
+ * writes to out the points that would turn the line into a straight four
+ * (an unbroken four with two five points) and returns their count (0: no
+ * three in that direction).  For black under renju only straight-four points
+ * that are legal black moves are listed (RIF 9.3), so a fake three gives 0.
+ */
+int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Point *out);
+
+#endif /* RJ_RULES_H */

@@ -1,0 +1,101 @@
+/* sym.c - see sym.h. */
+#include "sym.h"
+
+#include <string.h>
+
+#include "board.h"
+
+Point sym_apply(int t, Point p)
+{
+    assert(t >= 0 && t < NUM_SYMS);
+    if (p >= BOARD_POINTS)
+        return p;
+    int c = BOARD_SIZE / 2;
+    int x = point_col(p) - c, y = point_row(p) - c;
+    if (t & 1)
+        x = -x;
+    if (t & 2)
+        y = -y;
+    if (t & 4) {
+        int s = x;
+        x = y;
+        y = s;
+    }
+    return point_make(x + c, y + c);
+}
+
+/* Two probe points whose images identify a transform uniquely. */
+static bool same_transform(int a, int b)
+{
+    const Point probe = point_make(8, 10); /* offset (1,3): no symmetry fixes it */
+    return sym_apply(a, probe) == sym_apply(b, probe);
+}
+
+int sym_compose(int a, int b)
+{
+    const Point probe = point_make(8, 10);
+    Point target = sym_apply(a, sym_apply(b, probe));
+    for (int t = 0; t < NUM_SYMS; t++)
+        if (sym_apply(t, probe) == target)
+            return t;
+    assert(!"transforms are closed under composition");
+    return 0;
+}
+
+int sym_inverse(int t)
+{
+    for (int u = 0; u < NUM_SYMS; u++)
+        if (same_transform(sym_compose(u, t), 0))
+            return u;
+    assert(!"every transform has an inverse");
+    return 0;
+}
+
+/* Key of b seen through transform t. */
+static void key_under(const Board *b, RuleSet rs, int t, SymKey *out)
+{
+    memset(out, 0, sizeof *out);
+    out->b[0] = (uint8_t)b->to_move;
+    out->b[1] = (uint8_t)rs;
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        Color c = board_at(b, (Point)p);
+        if (c == EMPTY)
+            continue;
+        Point q = sym_apply(t, (Point)p);
+        out->b[2 + q / 4] |= (uint8_t)(c << (2 * (q % 4)));
+    }
+}
+
+void sym_key(const Board *b, RuleSet rs, SymKey *out) { key_under(b, rs, 0, out); }
+
+void sym_canonical(const Board *b, RuleSet rs, SymKey *out, int *t)
+{
+    int best_t = 0;
+    key_under(b, rs, 0, out);
+    for (int u = 1; u < NUM_SYMS; u++) {
+        SymKey k;
+        key_under(b, rs, u, &k);
+        if (memcmp(k.b, out->b, SYMKEY_LEN) < 0) {
+            *out = k;
+            best_t = u;
+        }
+    }
+    if (t)
+        *t = best_t;
+}
+
+unsigned sym_stabiliser(const Board *b)
+{
+    unsigned mask = 0;
+    for (int t = 0; t < NUM_SYMS; t++) {
+        bool fixed = true;
+        for (int p = 0; p < BOARD_POINTS && fixed; p++) {
+            Color c = board_at(b, (Point)p);
+            if (c != EMPTY && board_at(b, sym_apply(t, (Point)p)) != c)
+                fixed = false;
+        }
+        if (fixed)
+            mask |= 1u << t;
+    }
+    return mask;
+}

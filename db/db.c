@@ -1,0 +1,2 @@
+/* db.c - see db.h. */
+#include "db.h"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# build.sh [BUILD_TYPE] - configure and build into build/ (or build-<type>/), warnings as errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+type="${1:-Release}"
+dir=build
+[ "$type" = Release ] || dir="build-$(echo "$type" | tr 'A-Z' 'a-z')"
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DRJ_WERROR=ON >/dev/null
+cmake --build "$dir" -j"$(nproc)" >&2
+echo "$dir"

@@ -1,0 +1,80 @@
+/*
+ * cli.h - the `renju` command line: shared option parsing, output helpers and
+ * the subcommand entry points.  Only this layer prints and chooses exit codes.
+ */
+#ifndef RJ_CLI_H
+#define RJ_CLI_H
+
+#include <stdio.h>
+
+#include "types.h"
+
+/* Exit codes of INTERFACE.md (sysexits values). */
+enum {
+    EXIT_DONE = 0,
+    EXIT_USAGE = 64,
+    EXIT_DATAERR = 65,
+    EXIT_NOINPUT = 66,
+    EXIT_SOFTWARE = 70,
+    EXIT_IOERR = 74,
+    EXIT_TEMPFAIL = 75
+};
+
+enum { CLI_MAX_POS = 64 };
+
+/* Options common to the subcommands; each command reads the ones it needs. */
+typedef struct {
+    bool json;          /* --json */
+    bool quiet;         /* --quiet */
+    bool help;          /* --help / -h */
+    RuleSet rules;      /* --rules renju|freestyle|standard */
+    Color to_move;      /* --to-move black|white (EMPTY: infer) */
+    Color side;         /* --side / --attacker (EMPTY: side to move) */
+    long long nodes;    /* --nodes N (0: unlimited) */
+    double time_s;      /* --time SECONDS (0: unlimited) */
+    long tt_mb;         /* --tt-mb MB */
+    int threads;        /* --threads N */
+    const char *db;     /* --db PATH (NULL: $RENJU_DB or ./renju.lmdb) */
+    bool shortest;      /* --shortest */
+    bool children;      /* --children */
+    int npos;           /* positional arguments */
+    char *pos[CLI_MAX_POS];
+} CliArgs;
+
+/*
+ * Parse argv (argv[0] is the subcommand name) into a.  Unknown options and
+ * bad values print one line and return EXIT_USAGE; success returns 0.
+ */
+int cli_parse(int argc, char **argv, CliArgs *a);
+
+/* Print "renju: <message>" to stderr and return code (for `return cli_error(...)`). */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Exit code for a library error code (error.h). */
+int cli_exit_code(int err);
+
+/* Database path: a->db, else $RENJU_DB, else "./renju.lmdb". */
+const char *cli_db_path(const CliArgs *a);
+
+/* Write s as a JSON string literal (with quotes) to f. */
+void cli_json_str(FILE *f, const char *s);
+
+/* Parse the POSITION argument(s) joined by spaces into b.  Prints the error. */
+int cli_position(const CliArgs *a, int first, Board *b);
+
+/* Subcommands: argc/argv start at the subcommand name.  Return the exit code. */
+int cmd_openings(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_forbidden(int argc, char **argv);
+int cmd_vcf(int argc, char **argv);
+int cmd_vct(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_fifth(int argc, char **argv);
+int cmd_fair_n(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+
+#endif /* RJ_CLI_H */

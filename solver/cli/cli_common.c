@@ -1,0 +1,194 @@
+/* cli_common.c - see cli.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "error.h"
+#include "position.h"
+
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("renju: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+int cli_exit_code(int err)
+{
+    switch (err) {
+    case RJ_OK: return EXIT_DONE;
+    case RJ_EBADPOS:
+    case RJ_EBADDATA: return EXIT_DATAERR;
+    case RJ_EBADARG: return EXIT_USAGE;
+    case RJ_ENODB:
+    case RJ_ENOTFOUND: return EXIT_NOINPUT;
+    case RJ_EINTR: return EXIT_TEMPFAIL;
+    case RJ_EINTERNAL:
+    case RJ_ENOMEM: return EXIT_SOFTWARE;
+    default: return EXIT_IOERR;
+    }
+}
+
+const char *cli_db_path(const CliArgs *a)
+{
+    if (a->db)
+        return a->db;
+    const char *env = getenv("RENJU_DB");
+    return env && *env ? env : "./renju.lmdb";
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static int parse_color(const char *s, Color *c)
+{
+    if (!strcasecmp(s, "black") || !strcasecmp(s, "b"))
+        *c = BLACK;
+    else if (!strcasecmp(s, "white") || !strcasecmp(s, "w"))
+        *c = WHITE;
+    else
+        return -1;
+    return 0;
+}
+
+static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return cli_error(EXIT_USAGE, "bad value '%s' for %s", s, opt);
+    *out = v;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, CliArgs *a)
+{
+    enum { O_JSON = 256, O_QUIET, O_RULES, O_TOMOVE, O_SIDE, O_NODES, O_TIME, O_TTMB,
+           O_THREADS, O_DB, O_SHORTEST, O_CHILDREN };
+    static const struct option opts[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "quiet", no_argument, NULL, O_QUIET },
+        { "rules", required_argument, NULL, O_RULES },
+        { "to-move", required_argument, NULL, O_TOMOVE },
+        { "side", required_argument, NULL, O_SIDE },
+        { "attacker", required_argument, NULL, O_SIDE },
+        { "nodes", required_argument, NULL, O_NODES },
+        { "time", required_argument, NULL, O_TIME },
+        { "tt-mb", required_argument, NULL, O_TTMB },
+        { "threads", required_argument, NULL, O_THREADS },
+        { "db", required_argument, NULL, O_DB },
+        { "shortest", no_argument, NULL, O_SHORTEST },
+        { "children", no_argument, NULL, O_CHILDREN },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(a, 0, sizeof *a);
+    a->rules = RULE_RENJU;
+    a->tt_mb = 256;
+    a->threads = 1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    double v;
+    /* "+" would stop at the first positional; we allow options anywhere. */
+    while ((c = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            if (a->npos >= CLI_MAX_POS)
+                return cli_error(EXIT_USAGE, "too many arguments");
+            a->pos[a->npos++] = optarg;
+            break;
+        case O_JSON: a->json = true; break;
+        case O_QUIET: a->quiet = true; break;
+        case 'h': a->help = true; break;
+        case O_RULES:
+            if (!strcasecmp(optarg, "renju"))
+                a->rules = RULE_RENJU;
+            else if (!strcasecmp(optarg, "freestyle"))
+                a->rules = RULE_FREESTYLE;
+            else if (!strcasecmp(optarg, "standard"))
+                a->rules = RULE_STANDARD;
+            else
+                return cli_error(EXIT_USAGE, "unknown rule set '%s' (renju, freestyle, standard)", optarg);
+            break;
+        case O_TOMOVE:
+            if (parse_color(optarg, &a->to_move))
+                return cli_error(EXIT_USAGE, "bad --to-move '%s' (black or white)", optarg);
+            break;
+        case O_SIDE:
+            if (parse_color(optarg, &a->side))
+                return cli_error(EXIT_USAGE, "bad side '%s' (black or white)", optarg);
+            break;
+        case O_NODES:
+            if (parse_num("--nodes", optarg, 1, 1e18, &v))
+                return EXIT_USAGE;
+            a->nodes = (long long)v;
+            break;
+        case O_TIME:
+            if (parse_num("--time", optarg, 0.001, 1e9, &v))
+                return EXIT_USAGE;
+            a->time_s = v;
+            break;
+        case O_TTMB:
+            if (parse_num("--tt-mb", optarg, 1, 1 << 20, &v))
+                return EXIT_USAGE;
+            a->tt_mb = (long)v;
+            break;
+        case O_THREADS:
+            if (parse_num("--threads", optarg, 1, 1024, &v))
+                return EXIT_USAGE;
+            a->threads = (int)v;
+            break;
+        case O_DB: a->db = optarg; break;
+        case O_SHORTEST: a->shortest = true; break;
+        case O_CHILDREN: a->children = true; break;
+        case '?':
+        default:
+            if (optopt)
+                return cli_error(EXIT_USAGE, "option '-%c' is unknown or needs a value", optopt);
+            return cli_error(EXIT_USAGE, "unknown option or missing value: '%s'", argv[optind - 1]);
+        }
+    }
+    return 0;
+}
+
+int cli_position(const CliArgs *a, int first, Board *b)
+{
+    char text[4096];
+    size_t len = 0;
+    text[0] = 0;
+    if (first >= a->npos)
+        return cli_error(EXIT_USAGE, "missing POSITION argument");
+    for (int i = first; i < a->npos; i++) {
+        int n = snprintf(text + len, sizeof text - len, "%s%s", i > first ? " " : "", a->pos[i]);
+        if (n < 0 || (size_t)n >= sizeof text - len)
+            return cli_error(EXIT_DATAERR, "position text too long");
+        len += (size_t)n;
+    }
+    char err[256];
+    int rc = position_parse(text, a->rules, a->to_move, b, err, sizeof err);
+    if (rc)
+        return cli_error(EXIT_DATAERR, "%s", err);
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* main.c - the `renju` command: dispatch to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rules.h"
+#include "version.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *usage;
+} Command;
+
+static const Command COMMANDS[] = {
+    { "openings", cmd_openings, "openings [--json]                      list the 26 openings" },
+    { "show", cmd_show, "show POSITION [--json]                 draw the board, forbidden points marked" },
+    { "forbidden", cmd_forbidden, "forbidden POSITION [--json]            black's forbidden points and why" },
+    { "vcf", cmd_vcf, "vcf POSITION [--side S] [budget]       victory by continuous fours" },
+    { "vct", cmd_vct, "vct POSITION [--side S] [budget]       victory by continuous threats" },
+    { "solve", cmd_solve, "solve POSITION [--attacker S] [budget] [--threads N] [--db PATH]  df-pn proof search" },
+    { "verify", cmd_verify, "verify POSITION [budget]               solve, then check the proof independently" },
+    { "fifth", cmd_fifth, "fifth POSITION4 [budget]               5th-move classes and W bounds" },
+    { "fair-n", cmd_fair_n, "fair-n OPENING [budget]                fair-N bounds of an opening" },
+    { "query", cmd_query, "query POSITION [--db PATH] [--children] stored result of a position" },
+    { "db", cmd_db, "db stats|verify|merge|export|import    database maintenance" },
+    { "batch", cmd_batch, "batch plan|run                         split and run solve jobs" },
+    { "bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>" },
+};
+enum { NUM_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: renju COMMAND [ARGS] [--json] [--quiet] [--rules renju|freestyle|standard]\n\n");
+    fprintf(f, "commands:\n");
+    for (int i = 0; i < NUM_COMMANDS; i++)
+        fprintf(f, "  %s\n", COMMANDS[i].usage);
+    fprintf(f, "\nbudget: --nodes N, --time SECONDS, --tt-mb MB\n");
+    fprintf(f, "POSITION: moves \"h8 h9 i10\" / \"h8h9i10\" / \"H8,H9,I10\" (pass allowed),\n"
+               "  an opening \"D4\" / \"kagetsu\" plus moves, or stones \"B:e13,c12 W:o15\" [--to-move S]\n");
+    fprintf(f, "exit codes: 0 done, 64 usage, 65 bad position/data, 66 missing input/DB,\n"
+               "  70 internal error, 74 I/O or DB error, 75 interrupted (resumable)\n");
+}
+
+int main(int argc, char **argv)
+{
+    rules_init();
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        if (argc > 2) {
+            for (int i = 0; i < NUM_COMMANDS; i++)
+                if (!strcmp(argv[2], COMMANDS[i].name)) {
+                    printf("usage: renju %s\n", COMMANDS[i].usage);
+                    return EXIT_DONE;
+                }
+        }
+        usage(stdout);
+        return EXIT_DONE;
+    }
+    if (!strcmp(name, "--version")) {
+        printf("%s\n", rj_version());
+        return EXIT_DONE;
+    }
+    for (int i = 0; i < NUM_COMMANDS; i++) {
+        if (strcmp(name, COMMANDS[i].name))
+            continue;
+        for (int j = 2; j < argc; j++)
+            if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
+                printf("usage: renju %s\n", COMMANDS[i].usage);
+                return EXIT_DONE;
+            }
+        return COMMANDS[i].fn(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "renju: unknown command '%s' (try 'renju --help')\n", name);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,115 @@
+/* test_board.c - board make/undo, line masks and Zobrist keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "board.h"
+#include "zobrist.h"
+
+/* Deterministic test PRNG (xorshift64*). */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static void test_empty_board(void **state)
+{
+    (void)state;
+    Board b;
+    board_init(&b);
+    assert_true(board_check(&b));
+    assert_int_equal(b.to_move, BLACK);
+    assert_int_equal(board_stone_count(&b), 0);
+    assert_int_equal(board_last_move(&b), POINT_NONE);
+}
+
+static void test_line_geometry(void **state)
+{
+    (void)state;
+    /* Stepping along a direction increases the line position by 1 and keeps the line. */
+    for (int p = 0; p < BOARD_POINTS; p++)
+        for (int d = 0; d < NUM_DIRS; d++) {
+            int c = point_col((Point)p) + DIR_DC[d], r = point_row((Point)p) + DIR_DR[d];
+            assert_true(board_line_valid(d, board_line_index((Point)p, d)) & (1u << board_line_pos((Point)p, d)));
+            if (!point_on_board(c, r))
+                continue;
+            Point q = point_make(c, r);
+            assert_int_equal(board_line_index(q, d), board_line_index((Point)p, d));
+            assert_int_equal(board_line_pos(q, d), board_line_pos((Point)p, d) + 1);
+        }
+    /* Every line's valid positions count the points on it. */
+    int total[NUM_DIRS] = { 0 };
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int i = 0; i < board_num_lines(d); i++)
+            total[d] += __builtin_popcount(board_line_valid(d, i));
+    for (int d = 0; d < NUM_DIRS; d++)
+        assert_int_equal(total[d], BOARD_POINTS);
+}
+
+static void test_random_make_undo(void **state)
+{
+    (void)state;
+    uint64_t s = 0x1234567;
+    Board b;
+    board_init(&b);
+    Key start = b.key;
+    long moves = 0;
+    while (moves < 100000) {
+        int r = (int)(rng_next(&s) % 100);
+        if (b.ply > 0 && (r < 40 || b.ply >= 200)) {
+            Key before = b.key;
+            board_undo(&b);
+            (void)before;
+        } else {
+            Point p;
+            if (r > 95) {
+                p = POINT_PASS;
+            } else {
+                do
+                    p = (Point)(rng_next(&s) % BOARD_POINTS);
+                while (board_at(&b, p) != EMPTY);
+            }
+            board_play(&b, p);
+        }
+        moves++;
+        assert_int_equal(b.key, board_compute_key(&b));
+        if (moves % 97 == 0)
+            assert_true(board_check(&b));
+    }
+    while (b.ply > 0)
+        board_undo(&b);
+    assert_int_equal(b.key, start);
+    assert_true(board_check(&b));
+}
+
+static void test_side_and_pass_in_key(void **state)
+{
+    (void)state;
+    Board a, b;
+    board_init(&a);
+    board_init(&b);
+    board_play(&a, point_make(7, 7));
+    board_play(&a, POINT_PASS);
+    board_setup_stone(&b, point_make(7, 7), BLACK);
+    /* Same stones, same side to move (black), but a pending pass differs. */
+    assert_int_equal(a.to_move, b.to_move);
+    assert_int_not_equal(a.key, b.key);
+    assert_true(board_two_passes(&a) == false);
+    board_play(&a, POINT_PASS);
+    assert_true(board_two_passes(&a));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty_board),
+        cmocka_unit_test(test_line_geometry),
+        cmocka_unit_test(test_random_make_undo),
+        cmocka_unit_test(test_side_and_pass_in_key),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
