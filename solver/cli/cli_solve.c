@@ -25,12 +25,6 @@ int cmd_fair_n(int argc, char **argv)
     return cli_error(EXIT_SOFTWARE, "fair-n: not available in this build yet");
 }
 
-int cmd_bench(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "bench: not available in this build yet");
-}
-
 int cmd_batch(int argc, char **argv)
 {
     (void)argc, (void)argv;

@@ -1,0 +1,69 @@
+/* cli_bench.c - `renju bench`: run every section, print totals and the signature. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <xxhash.h>
+
+#include "bench.h"
+#include "cli.h"
+
+struct BenchCtx {
+    XXH64_state_t *sig;
+    bool json;
+    bool first;
+};
+
+typedef struct {
+    const char *name;
+    void (*run)(BenchCtx *);
+} BenchSection;
+
+static const BenchSection SECTIONS[] = {
+    { "board", bench_board },
+};
+
+void bench_sig(BenchCtx *ctx, uint64_t v) { XXH64_update(ctx->sig, &v, sizeof v); }
+
+void bench_report(BenchCtx *ctx, const char *name, double value, const char *unit)
+{
+    if (ctx->json) {
+        printf("%s\"%s\":%.6g", ctx->first ? "" : ",", name, value);
+        ctx->first = false;
+    } else {
+        printf("  %-32s %14.6g %s\n", name, value, unit);
+    }
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    CliArgs a;
+    int rc = cli_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    BenchCtx ctx = { XXH64_createState(), a.json, true };
+    if (!ctx.sig)
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    XXH64_reset(ctx.sig, 0);
+    double t0 = bench_now();
+    if (a.json)
+        printf("{");
+    for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
+        if (!a.json)
+            printf("%s\n", SECTIONS[i].name);
+        SECTIONS[i].run(&ctx);
+    }
+    unsigned long long sig = XXH64_digest(ctx.sig);
+    XXH64_freeState(ctx.sig);
+    if (a.json)
+        printf("%s\"time_s\":%.3f,\"signature\":\"%016llx\"}\n", ctx.first ? "" : ",", bench_now() - t0, sig);
+    else
+        printf("Total time: %.3f s\nBench: %016llx\n", bench_now() - t0, sig);
+    return EXIT_DONE;
+}

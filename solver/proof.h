@@ -1,0 +1,63 @@
+/*
+ * proof.h - the serialized proof-tree format, and its independent checker.
+ *
+ * A proof shows that `attacker` wins from a root position (given separately)
+ * under a rule set.  Binary layout (all integers little-endian):
+ *
+ *   header  : 'R' 'J' 'P' 'F', u8 version (= PROOF_VERSION), u8 rule set,
+ *             u8 attacker colour (1 black, 2 white), u8 reserved (0)
+ *   tree    : the root node, in pre-order, where
+ *   A-node  : (attacker to move) u8 move: a point 0..224 or 254 = pass.
+ *             If that move wins at once (a five that counts), the node ends;
+ *             otherwise a D-node for the position after the move follows.
+ *   D-node  : (defender to move) u16 n, then n times: u8 move + A-node.
+ *             Every legal defender move (pass included) must either be listed
+ *             or be a "short loss" the checker confirms on its own:
+ *               (a) after it, the attacker has a move that wins at once; or
+ *               (b) after it, the attacker has a legal move that leaves it
+ *                   two or more distinct winning points, and the defender,
+ *                   to move then, has no move that wins at once.
+ *             A listed move that is illegal, or a move that wins for the
+ *             defender, makes the proof invalid.
+ *   If the root position has the defender to move, the tree starts with a
+ *   D-node instead.  Draws (two passes in a row, a full board) are not wins.
+ *
+ * Moves are in the frame of the root position given to the functions; use
+ * proof_transform() to move a proof to another symmetric frame.
+ */
+#ifndef RJ_PROOF_H
+#define RJ_PROOF_H
+
+#include "types.h"
+
+enum { PROOF_VERSION = 1, PROOF_HEADER_LEN = 8 };
+
+typedef struct {
+    uint64_t nodes;    /* A-nodes and D-nodes in the tree */
+    uint32_t depth;    /* longest line in plies */
+    uint64_t leaves;   /* wins at once reached in the tree */
+    uint64_t implied;  /* defender moves accepted as short losses */
+} ProofStats;
+
+/*
+ * Walk a serialized proof without checking game logic: validates the framing
+ * and fills *st (may be NULL).  Returns 0 or RJ_EBADDATA.
+ */
+int proof_stats(const uint8_t *buf, size_t len, ProofStats *st);
+
+/*
+ * Rewrite every move of the proof through symmetry transform t (sym.h),
+ * in place.  Returns 0 or RJ_EBADDATA.
+ */
+int proof_transform(uint8_t *buf, size_t len, int t);
+
+/*
+ * The independent checker: replays every branch of the proof from root
+ * position b (not modified) with only the rules module and confirms that the
+ * attacker named in the header wins.  Shares no code with the search.
+ * Returns 0 when the proof is valid; RJ_EBADDATA when it is not, with a
+ * one-line reason in why (whylen bytes, may be NULL); fills *st if not NULL.
+ */
+int proof_check(const Board *b, const uint8_t *buf, size_t len, ProofStats *st, char *why, size_t whylen);
+
+#endif /* RJ_PROOF_H */
