@@ -60,4 +60,37 @@ int proof_transform(uint8_t *buf, size_t len, int t);
  */
 int proof_check(const Board *b, const uint8_t *buf, size_t len, ProofStats *st, char *why, size_t whylen);
 
+
+/*
+ * ProofWriter: a growable byte buffer for writing proofs in the format above.
+ * Start with a zeroed struct; free data with free().  On allocation failure
+ * err becomes RJ_ENOMEM and further writes are ignored.
+ */
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+    int err;
+} ProofWriter;
+
+/* Append n bytes.  Returns w->err. */
+int pw_bytes(ProofWriter *w, const void *p, size_t n);
+
+/* Append one byte / a little-endian u16. */
+static inline int pw_u8(ProofWriter *w, uint8_t v) { return pw_bytes(w, &v, 1); }
+static inline int pw_u16(ProofWriter *w, uint16_t v)
+{
+    uint8_t b[2] = { (uint8_t)(v & 0xff), (uint8_t)(v >> 8) };
+    return pw_bytes(w, b, 2);
+}
+
+/* Write the 8-byte header for attacker under rule set rs.  Returns w->err. */
+int pw_header(ProofWriter *w, RuleSet rs, Color attacker);
+
+/*
+ * Reserve a u16 child count to be filled later (D-nodes whose children are
+ * not known in advance): returns its offset; pw_patch_u16 fills it.
+ */
+size_t pw_reserve_u16(ProofWriter *w);
+void pw_patch_u16(ProofWriter *w, size_t at, uint16_t v);
+
 #endif /* RJ_PROOF_H */
