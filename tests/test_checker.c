@@ -19,13 +19,13 @@
 
 /* Positions (stone sets). */
 /* Black has an open four h8..k8: black to move wins at once. */
-static const char *POS_FIVE = "B:h8,i8,j8,k8 W:a1,c1,e1,g1";
+static const char *POS_FIVE = "B:h8,i8,j8,k8 W:a1,d1,g1,j1";
 /* Black f5 makes a four (b5 is white), white must block g5; then h9 is a
  * four-three (column h blocked at h13, row 9 f9 g9), white blocks h8, and
  * i9 (or e9) makes a straight four. */
-static const char *POS_FOUR3 = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,c1,e1,g1,i1,k1";
+static const char *POS_FOUR3 = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4";
 /* The same with a white open four on row 1 (k1..n1): white wins first. */
-static const char *POS_FOUR3_WHITE4 = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,k1,l1,m1,n1,a3,c3";
+static const char *POS_FOUR3_WHITE4 = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,k1,l1,m1,n1,a3,d3";
 /* White to move: f12 makes a four c12..f12 whose only five point g12 is a
  * double-three for black (g10 g11 g12 and e10 f11 g12): black cannot block. */
 static const char *POS_FORBIDDEN_BLOCK = "B:b12,e10,f11,g10,g11 W:c12,d12,e12,o1";
