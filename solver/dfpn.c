@@ -45,8 +45,24 @@ typedef struct {
     ProofNum init_pn[MAX_CHILDREN]; /* initial attacker proof number of the child */
 } Children;
 
+/*
+ * A worker's cache of child lists (direct-mapped by key): df-pn re-enters the
+ * nodes near the root constantly, and generating a list costs far more than
+ * copying it.  Only non-terminal nodes are cached; a list depends on the
+ * position alone, so a hit is always right.
+ */
+enum { GEN_CACHE_BITS = 12 };
+typedef struct {
+    Key key;
+    uint16_t n;
+    bool complete, used;
+    Point mv[MAX_CHILDREN];
+    uint8_t init_pn[MAX_CHILDREN];
+} GenCacheEntry;
+
 typedef struct {
     Dfpn *s;
+    GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
     Board b;
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
@@ -90,12 +106,34 @@ static inline Key child_key(const Board *b, Key key, Point m)
     return m == POINT_PASS ? k ^ zob_pass() : k ^ zob_stone(b->to_move, m);
 }
 
+/*
+ * A necessary condition for a black stone on p to be forbidden, from stone
+ * counts alone: a three or a four through p needs two other black stones
+ * within 4 points on its line, so a double-three or a double-four across
+ * lines needs two such directions; an overline or a double-four on one line
+ * needs at least four other black stones within 5 points on that line.
+ */
+static bool may_be_forbidden(const Board *b, Point p)
+{
+    int dirs2 = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        unsigned line = b->line[0][d][board_line_index(p, d)];
+        int pos = board_line_pos(p, d);
+        unsigned near5 = (line << 5 >> pos) & 0x7ffu;  /* positions pos-5 .. pos+5 */
+        unsigned near4 = (near5 >> 1) & 0x1ffu;         /* positions pos-4 .. pos+4 */
+        if (qvcf_pop16(near5) >= 4)
+            return true;
+        dirs2 += qvcf_pop16(near4) >= 2;
+    }
+    return dirs2 >= 2;
+}
+
 /* Is a stone of colour c on empty point p legal (black under renju: not forbidden)? */
 static bool legal_for(Board *b, Point p, Color c, RuleSet rs)
 {
     if (board_at(b, p) != EMPTY)
         return false;
-    return !(rs == RULE_RENJU && c == BLACK && rules_is_forbidden(b, p));
+    return !(rs == RULE_RENJU && c == BLACK && may_be_forbidden(b, p) && rules_is_forbidden(b, p));
 }
 
 static int distinct(const Point *pts, int n)
@@ -110,49 +148,47 @@ static int distinct(const Point *pts, int n)
     return k;
 }
 
-/* Stable sort of c's children by score, highest first (insertion sort: lists are short). */
-static void sort_children(Children *c, int *score)
+typedef struct {
+    int score, idx;
+} Ranked;
+
+static int cmp_ranked(const void *a, const void *b)
 {
-    for (int i = 1; i < c->n; i++) {
-        int sc = score[i];
-        Point m = c->mv[i];
-        ProofNum ip = c->init_pn[i];
-        int j = i - 1;
-        while (j >= 0 && score[j] < sc) {
-            score[j + 1] = score[j];
-            c->mv[j + 1] = c->mv[j];
-            c->init_pn[j + 1] = c->init_pn[j];
-            j--;
-        }
-        score[j + 1] = sc;
-        c->mv[j + 1] = m;
-        c->init_pn[j + 1] = ip;
+    const Ranked *x = a, *y = b;
+    if (x->score != y->score)
+        return y->score - x->score;
+    return x->idx - y->idx;
+}
+
+/* Stable sort of c's children by score, highest first. */
+static void sort_children(Children *c, const int *score)
+{
+    Ranked r[MAX_CHILDREN];
+    Point mv[MAX_CHILDREN];
+    ProofNum ip[MAX_CHILDREN];
+    for (int i = 0; i < c->n; i++)
+        r[i] = (Ranked){ score[i], i };
+    qsort(r, (size_t)c->n, sizeof r[0], cmp_ranked);
+    memcpy(mv, c->mv, (size_t)c->n * sizeof mv[0]);
+    memcpy(ip, c->init_pn, (size_t)c->n * sizeof ip[0]);
+    for (int i = 0; i < c->n; i++) {
+        c->mv[i] = mv[r[i].idx];
+        c->init_pn[i] = ip[r[i].idx];
     }
 }
 
-/* Line potential of p for colour c: max window count, and directions with >= 2. */
-static void potential(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+/* near[p]: p lies within Chebyshev distance 2 of a stone. */
+static void mark_near(const Board *b, bool *near)
 {
-    *wmax = 0;
-    *ntwo = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        unsigned own = b->line[c - 1][d][idx], opp = b->line[2 - c][d][idx];
-        unsigned valid = board_line_valid(d, idx);
-        int best = 0;
-        for (int s = pos - 4; s <= pos; s++) {
-            if (s < 0 || s + 4 >= BOARD_SIZE)
-                continue;
-            unsigned w = 0x1fu << s;
-            if ((w & ~valid) || (w & opp))
-                continue;
-            int n = __builtin_popcount(own & w);
-            if (n > best)
-                best = n;
-        }
-        if (best > *wmax)
-            *wmax = best;
-        *ntwo += best >= 2;
+    memset(near, 0, BOARD_POINTS);
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        if (board_at(b, (Point)p) == EMPTY)
+            continue;
+        int pc = point_col((Point)p), pr = point_row((Point)p);
+        for (int dr = -2; dr <= 2; dr++)
+            for (int dc = -2; dc <= 2; dc++)
+                if (point_on_board(pc + dc, pr + dr))
+                    near[point_make(pc + dc, pr + dr)] = true;
     }
 }
 
@@ -174,9 +210,9 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
     c->complete = false;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
-    if (rules_five_points(b, att, rs, pts) > 0)
+    if (qvcf_five_points(b, att, rs, pts) > 0)
         return (NodeStatus){ RESULT_PROVEN, true, false };
-    int nd = rules_five_points(b, def, rs, pts);
+    int nd = qvcf_five_points(b, def, rs, pts);
     if (nd > 0 && distinct(pts, nd) > 1)
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
@@ -193,26 +229,15 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
         return (NodeStatus){ RESULT_UNKNOWN, false, false };
     }
     bool near[BOARD_POINTS];
-    memset(near, 0, sizeof near);
     bool full = s->cfg.full_width || board_stone_count(b) == 0;
-    if (!full) {
-        for (int p = 0; p < BOARD_POINTS; p++) {
-            if (board_at(b, (Point)p) == EMPTY)
-                continue;
-            int pc = point_col((Point)p), pr = point_row((Point)p);
-            for (int dr = -2; dr <= 2; dr++)
-                for (int dc = -2; dc <= 2; dc++)
-                    if (point_on_board(pc + dc, pr + dr))
-                        near[point_make(pc + dc, pr + dr)] = true;
-        }
-    }
+    mark_near(b, near);
     int score[MAX_CHILDREN];
     for (int p = 0; p < BOARD_POINTS; p++) {
         if ((!full && !near[p]) || !legal_for(b, (Point)p, att, rs))
             continue;
         int wa, na, wd, ndf;
-        potential(b, (Point)p, att, &wa, &na);
-        potential(b, (Point)p, def, &wd, &ndf);
+        qvcf_potential(b, (Point)p, att, &wa, &na);
+        qvcf_potential(b, (Point)p, def, &wd, &ndf);
         int i = c->n++;
         c->mv[i] = (Point)p;
         score[i] = 16 * wa * wa + 12 * na + 4 * wd * wd + 2 * ndf;
@@ -265,9 +290,9 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     c->complete = true;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
-    if (rules_five_points(b, def, rs, pts) > 0)
+    if (qvcf_five_points(b, def, rs, pts) > 0)
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
-    int na = rules_five_points(b, att, rs, pts);
+    int na = qvcf_five_points(b, att, rs, pts);
     if (na > 0 && (distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
         return (NodeStatus){ RESULT_PROVEN, true, false };
     Key key = dfpn_tt_key(b, att);
@@ -281,17 +306,17 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     if (run_vcf && qvcf_search(b, def, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
-    Point S[BOARD_POINTS];
-    int ns = 0;
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if (board_at(b, (Point)p) != EMPTY || qvcf_window_max(b, (Point)p, att) < 3)
-            continue;
+    Point S[BOARD_POINTS], cand[BOARD_POINTS];
+    int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
+    for (int i = 0; i < ncand; i++) {
         Point f[8];
-        int k = rules_four_points_after(b, (Point)p, att, rs, f);
-        if (distinct(f, k) >= 2 && legal_for(b, (Point)p, att, rs))
-            S[ns++] = (Point)p;
+        int k = rules_four_points_after(b, cand[i], att, rs, f);
+        if (distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
+            S[ns++] = cand[i];
     }
     int score[MAX_CHILDREN];
+    bool near[BOARD_POINTS];
+    mark_near(b, near);
     for (int p = 0; p <= BOARD_POINTS; p++) {
         Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
         if (m != POINT_PASS && !legal_for(b, m, def, rs))
@@ -303,14 +328,31 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
         c->init_pn[i] = 1;
         if (m == POINT_PASS) {
             score[i] = -1;
+        } else if (!near[m]) {
+            score[i] = 0;
         } else {
             int wa, na2, wd, nd2;
-            potential(b, m, att, &wa, &na2);
-            potential(b, m, def, &wd, &nd2);
+            qvcf_potential(b, m, att, &wa, &na2);
+            qvcf_potential(b, m, def, &wd, &nd2);
             score[i] = 16 * wd * wd + 8 * wa * wa + 4 * na2 + 2 * nd2;
         }
     }
+    /* Scored (near) moves first, sorted; the far moves and the pass keep their order. */
+    int nsc = 0;
+    for (int i = 0; i < c->n; i++)
+        if (score[i] > 0) {
+            Point m = c->mv[i];
+            int sc = score[i];
+            memmove(&c->mv[nsc + 1], &c->mv[nsc], (size_t)(i - nsc) * sizeof c->mv[0]);
+            memmove(&score[nsc + 1], &score[nsc], (size_t)(i - nsc) * sizeof score[0]);
+            c->mv[nsc] = m;
+            score[nsc] = sc;
+            nsc++;
+        }
+    int total = c->n;
+    c->n = nsc;
     sort_children(c, score);
+    c->n = total;
     for (int i = 0; i < c->n; i++)
         c->key[i] = child_key(b, key, c->mv[i]);
     if (c->n == 0)
@@ -399,7 +441,28 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (found && (e.pn == 0 || e.dn == 0))
         return;
     Children *c = &w->stack[depth];
-    NodeStatus st = gen(s, b, att, c, !found, &w->vcf_nodes);
+    GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
+    NodeStatus st = { RESULT_UNKNOWN, false, false };
+    if (found && gce->used && gce->key == key) {
+        c->n = gce->n;
+        c->complete = gce->complete;
+        memcpy(c->mv, gce->mv, c->n);
+        for (int i = 0; i < c->n; i++) {
+            c->init_pn[i] = gce->init_pn[i];
+            c->key[i] = child_key(b, key, c->mv[i]);
+        }
+    } else {
+        st = gen(s, b, att, c, !found, &w->vcf_nodes);
+        if (st.result == RESULT_UNKNOWN) {
+            gce->used = true;
+            gce->key = key;
+            gce->n = (uint16_t)c->n;
+            gce->complete = c->complete;
+            memcpy(gce->mv, c->mv, c->n);
+            for (int i = 0; i < c->n; i++)
+                gce->init_pn[i] = (uint8_t)c->init_pn[i];
+        }
+    }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      POINT_NONE, 0, st.exact };
@@ -495,6 +558,14 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     tt_store(&s->tt, key, &t);
 }
 
+static void worker_done(Worker *w)
+{
+    free(w->stack);
+    free(w->cache);
+    w->stack = NULL;
+    w->cache = NULL;
+}
+
 static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
 {
     memset(w, 0, sizeof *w);
@@ -502,7 +573,11 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->b = *b;
     w->tid = tid;
     w->stack = malloc(sizeof(Children) * MAX_PLY);
-    return w->stack ? 0 : RJ_ENOMEM;
+    w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
+    if (w->stack && w->cache)
+        return 0;
+    worker_done(w);
+    return RJ_ENOMEM;
 }
 
 static void worker_flush(Worker *w)
@@ -609,7 +684,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
             worker_flush(&w);
-            free(w.stack);
+            worker_done(&w);
         }
     }
     if (err)
@@ -656,7 +731,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
             break;
         mid(&w, 0, PN_INF, PN_INF);
     }
-    free(w.stack);
+    worker_done(&w);
     s->attacker = saved;
     s->cfg.threads = saved_threads;
     if (tt_probe(&s->tt, key, &e))

@@ -5,28 +5,107 @@
 #include "error.h"
 #include "rules.h"
 
+#include <string.h>
+
 enum { QVCF_DEFAULT_BUDGET = 100000, QVCF_MAX_DEPTH = 120 };
 
-int qvcf_window_max(const Board *b, Point p, Color c)
+/* On-board positions of line idx in direction dir (closed form of board_line_valid). */
+static inline unsigned line_valid(int dir, int idx)
+{
+    if (dir < 2)
+        return 0x7fffu;
+    int lo = idx - (BOARD_SIZE - 1) > 0 ? idx - (BOARD_SIZE - 1) : 0;
+    int hi = idx < BOARD_SIZE - 1 ? idx : BOARD_SIZE - 1;
+    return ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
+}
+
+/* Stones in a 5-bit window. */
+static const uint8_t POP5[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                  1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
+
+void qvcf_potential(const Board *b, Point p, Color c, int *wmax, int *ntwo)
 {
     assert(board_at(b, p) == EMPTY);
-    int best = 0;
+    int mx = 0, two = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        unsigned own = b->line[c - 1][d][idx], opp = b->line[2 - c][d][idx];
-        unsigned valid = board_line_valid(d, idx);
-        for (int s = pos - 4; s <= pos; s++) {
-            if (s < 0 || s + 4 >= BOARD_SIZE)
+        unsigned own = b->line[c - 1][d][idx];
+        unsigned block = b->line[2 - c][d][idx] | (~line_valid(d, idx) & 0xffffu);
+        int best = 0;
+        int lo = pos - 4 < 0 ? 0 : pos - 4, hi = pos > BOARD_SIZE - 5 ? BOARD_SIZE - 5 : pos;
+        for (int s = lo; s <= hi; s++) {
+            if ((block >> s) & 0x1fu)
                 continue;
-            unsigned w = 0x1fu << s;
-            if ((w & ~valid) || (w & opp))
-                continue;
-            int n = __builtin_popcount(own & w);
+            int n = POP5[(own >> s) & 0x1fu];
             if (n > best)
                 best = n;
         }
+        if (best > mx)
+            mx = best;
+        two += best >= 2;
     }
-    return best;
+    *wmax = mx;
+    *ntwo = two;
+}
+
+int qvcf_window_max(const Board *b, Point p, Color c)
+{
+    int mx, two;
+    qvcf_potential(b, p, c, &mx, &two);
+    return mx;
+}
+
+/* Point at position pos of line idx in direction dir (inverse of board_line_index/pos). */
+static inline Point line_point(int dir, int idx, int pos)
+{
+    switch (dir) {
+    case DIR_E: return point_make(pos, idx);
+    case DIR_N: return point_make(idx, pos);
+    case DIR_NE: return point_make(pos, pos - idx + BOARD_SIZE - 1);
+    default: return point_make(pos, idx - pos);
+    }
+}
+
+int qvcf_window_points(const Board *b, Color c, int need, Point *out)
+{
+    bool mark[BOARD_POINTS];
+    bool any = false;
+    memset(mark, 0, sizeof mark);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int nl = board_num_lines(d);
+        for (int idx = 0; idx < nl; idx++) {
+            unsigned own = b->line[c - 1][d][idx];
+            if (qvcf_pop16(own) < need)
+                continue;
+            unsigned block = b->line[2 - c][d][idx] | (~line_valid(d, idx) & 0xffffu);
+            for (int s = 0; s + 4 < BOARD_SIZE; s++) {
+                unsigned w = (own >> s) & 0x1fu;
+                if (((block >> s) & 0x1fu) || POP5[w] < need)
+                    continue;
+                for (int k = 0; k < 5; k++)
+                    if (!(w >> k & 1u)) {
+                        mark[line_point(d, idx, s + k)] = true;
+                        any = true;
+                    }
+            }
+        }
+    }
+    int n = 0;
+    if (any)
+        for (int p = 0; p < BOARD_POINTS; p++)
+            if (mark[p])
+                out[n++] = (Point)p;
+    return n;
+}
+
+int qvcf_five_points(const Board *b, Color c, RuleSet rs, Point *out)
+{
+    Point cand[BOARD_POINTS];
+    int n = qvcf_window_points(b, c, 4, cand), k = 0;
+    for (int i = 0; i < n; i++)
+        if (rules_makes_five(b, cand[i], c, rs))
+            out[k++] = cand[i];
+    return k;
 }
 
 typedef struct {
@@ -58,18 +137,17 @@ static int distinct(const Point *pts, int n)
 static int four_moves(Q *q, Board *b, Point forced, Point *mv, Point *five, int *nf)
 {
     int n = 0;
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if (board_at(b, (Point)p) != EMPTY)
-            continue;
+    Point cand[BOARD_POINTS];
+    int nc = qvcf_window_points(b, q->att, 3, cand);
+    for (int i = 0; i < nc; i++) {
+        Point p = cand[i];
         if (forced != POINT_NONE && p != forced)
-            continue;
-        if (qvcf_window_max(b, (Point)p, q->att) < 3)
             continue;
         Point f[8];
         int k = rules_four_points_after(b, (Point)p, q->att, q->rs, f);
         if (k == 0 || !rules_is_legal(b, (Point)p, q->rs))
             continue;
-        mv[n] = (Point)p;
+        mv[n] = p;
         five[n] = f[0];
         nf[n] = distinct(f, k);
         n++;
@@ -91,14 +169,14 @@ static bool vcf(Q *q, Board *b, int depth, Point *first)
         q->out_of_budget = true;
         return false;
     }
-    if (rules_five_points(b, q->att, q->rs, pts) > 0) {
+    if (qvcf_five_points(b, q->att, q->rs, pts) > 0) {
         *first = pts[0];
         return true;
     }
     if (depth >= QVCF_MAX_DEPTH)
         return false;
     Point forced = POINT_NONE;
-    int nd = rules_five_points(b, q->def, q->rs, pts);
+    int nd = qvcf_five_points(b, q->def, q->rs, pts);
     if (nd > 0) {
         if (distinct(pts, nd) > 1)
             return false;

@@ -19,6 +19,16 @@
 #include "proof.h"
 #include "types.h"
 
+/* Number of set bits of a 16-bit value (portable, no popcnt instruction needed). */
+static inline int qvcf_pop16(unsigned x)
+{
+    x &= 0xffffu;
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (int)((x + (x >> 8)) & 0x1fu);
+}
+
 /*
  * Search a VCF for att, who must be the side to move on b (restored before
  * returning).  budget caps the nodes (0: a default of 100000); *nodes (may be
@@ -42,5 +52,22 @@ int qvcf_write_proof(Board *b, Color att, RuleSet rs, uint64_t budget, ProofWrit
  * the four directions, 0..4.  3 means p may make a four, 4 a five.
  */
 int qvcf_window_max(const Board *b, Point p, Color c);
+
+/*
+ * The same windows: *wmax = the most stones of c in one clean window through
+ * p, *ntwo = the directions whose best clean window holds two or more.
+ */
+void qvcf_potential(const Board *b, Point p, Color c, int *wmax, int *ntwo);
+
+/*
+ * Empty points lying in a five-point window (no stone of the other colour, on
+ * the board) that holds at least `need` stones of colour c, in increasing
+ * point order; out needs BOARD_POINTS slots.  need = 4: the only points that
+ * can make a five; need = 3: the only points that can make a four.
+ */
+int qvcf_window_points(const Board *b, Color c, int need, Point *out);
+
+/* Same answer as rules_five_points (points where c wins at once), faster. */
+int qvcf_five_points(const Board *b, Color c, RuleSet rs, Point *out);
 
 #endif /* RJ_QVCF_H */
