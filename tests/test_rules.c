@@ -9,6 +9,7 @@
 
 #include "board.h"
 #include "notation.h"
+#include "ref_rules.h"
 #include "rules.h"
 
 /* Point from text, failing the test on bad text. */
@@ -67,15 +68,97 @@ static void test_corpus(void **state)
         setup(&b, black, white);
         Board before = b;
         Point p = pt(probe);
-        ForbidKind got = rules_forbidden(&b, p);
-        if (got != kind_from_name(kind))
-            fail_msg("case %s: probe %s expected %s, got %d", id, probe, kind, (int)got);
+        ForbidKind got = rules_forbidden(&b, p), ref = ref_forbidden(&b, p);
+        if (got != kind_from_name(kind) || ref != got)
+            fail_msg("case %s: probe %s expected %s, got %d (reference %d)", id, probe, kind, (int)got, (int)ref);
         assert_memory_equal(&b, &before, sizeof b);
         assert_int_equal(rules_is_forbidden(&b, p), got != FORBID_NONE);
         cases++;
     }
     fclose(f);
     assert_int_equal(cases, 23);
+}
+
+static RuleSet rules_from_name(const char *s)
+{
+    if (!strcmp(s, "renju"))
+        return RULE_RENJU;
+    if (!strcmp(s, "freestyle"))
+        return RULE_FREESTYLE;
+    assert_string_equal(s, "standard");
+    return RULE_STANDARD;
+}
+
+/* Check one expectation line of a golden case against both implementations. */
+static void golden_expect(Board *b, const char *name, const char *line)
+{
+    char point[8], a[16], r[16], yn[8];
+    if (sscanf(line, "forbidden %7s %15s", point, a) == 2) {
+        Point p = pt(point);
+        ForbidKind want = kind_from_name(a), fast = rules_forbidden(b, p), ref = ref_forbidden(b, p);
+        if (fast != want || ref != want)
+            fail_msg("golden %s: %s: fast %d ref %d", name, line, (int)fast, (int)ref);
+        return;
+    }
+    if (sscanf(line, "five %7s %15s %15s %7s", point, a, r, yn) == 4) {
+        Point p = pt(point);
+        Color c = !strcmp(a, "black") ? BLACK : WHITE;
+        RuleSet rs = rules_from_name(r);
+        bool want = !strcmp(yn, "yes");
+        if (rules_makes_five(b, p, c, rs) != want || ref_makes_five(b, p, c, rs) != want)
+            fail_msg("golden %s: %s", name, line);
+        return;
+    }
+    fail_msg("golden %s: bad line '%s'", name, line);
+}
+
+/* Hand-made golden boards, one per case class (tests/data/rules_golden.txt). */
+static void test_golden(void **state)
+{
+    (void)state;
+    FILE *f = fopen(RJ_TEST_DATA "/rules_golden.txt", "r");
+    assert_non_null(f);
+    char line[512], name[128] = "";
+    Board b;
+    int cases = 0, expects = 0;
+    bool in_case = false;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        int rank, used;
+        if (line[0] == '#' || line[0] == 0 || line[strspn(line, " ")] == 'a')
+            continue;
+        if (sscanf(line, "case %127s", name) == 1) {
+            board_init(&b);
+            in_case = true;
+            continue;
+        }
+        assert_true(in_case);
+        if (!strcmp(line, "end")) {
+            assert_true(board_check(&b));
+            cases++;
+            in_case = false;
+        } else if (sscanf(line, "%d%n", &rank, &used) == 1) {
+            assert_true(rank >= 1 && rank <= BOARD_SIZE);
+            const char *q = line + used;
+            for (int c = 0; c < BOARD_SIZE; c++) {
+                while (*q == ' ')
+                    q++;
+                assert_true(*q == '.' || *q == 'X' || *q == 'O');
+                if (*q != '.')
+                    board_setup_stone(&b, point_make(c, rank - 1), *q == 'X' ? BLACK : WHITE);
+                q++;
+            }
+        } else {
+            Board before = b;
+            golden_expect(&b, name, line);
+            assert_memory_equal(&b, &before, sizeof b);
+            expects++;
+        }
+    }
+    fclose(f);
+    assert_false(in_case);
+    assert_true(cases >= 19);
+    printf("golden: %d cases, %d expectations\n", cases, expects);
 }
 
 /* Exactly five wins for black; six does not; white six wins under renju. */
@@ -190,6 +273,7 @@ int main(void)
     rules_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_golden),
         cmocka_unit_test(test_fives),
         cmocka_unit_test(test_five_beats_forbidden),
         cmocka_unit_test(test_fours),
