@@ -10,13 +10,17 @@
 #include "error.h"
 #include "qvcf.h"
 #include "rules.h"
+#include "vct.h"
 #include "zobrist.h"
 
 enum {
     MAX_CHILDREN = BOARD_POINTS + 1,
     BUSY_BITS = 16,
-    FLUSH_EVERY = 1024,          /* nodes between flushes of a thread's count */
+    FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
     DEFAULT_VCF_BUDGET = 2000,
+    DEFAULT_VCT_BUDGET = 1000,
+    VCT_TT_LOG2 = 16,
+    VCT_TREE = 1 << 14,
     INIT_PN_FOUR = 1,            /* child AND node after an attacker four */
     INIT_PN_DOUBLE = 2,          /* after a move with two open lines of two */
     INIT_PN_THREE = 3,           /* after a move making a three-ish shape */
@@ -63,6 +67,7 @@ typedef struct {
 typedef struct {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
+    VctCtx *vct;          /* the worker's VCT context */
     Board b;
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
@@ -201,7 +206,8 @@ typedef struct {
 } NodeStatus;
 
 /* Attacker to move. */
-static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
+static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
+                         VctCtx *vct)
 {
     RuleSet rs = s->cfg.rules;
     Color def = color_other(att);
@@ -219,6 +225,17 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
         return (NodeStatus){ RESULT_DISPROVEN, true, false };
     if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
         return (NodeStatus){ RESULT_PROVEN, true, true };
+    if (run_vcf && vct && !s->cfg.no_vct) {
+        ThreatOpts o;
+        memset(&o, 0, sizeof o);
+        o.max_nodes = s->cfg.vct_budget;
+        VctResult vr;
+        if (vct_search(vct, b, att, rs, &o, &vr) == 0) {
+            *vcf_nodes += vr.nodes;
+            if (vr.result == RESULT_PROVEN)
+                return (NodeStatus){ RESULT_PROVEN, true, true };
+        }
+    }
     Key key = dfpn_tt_key(b, att);
     if (nd > 0) {
         c->n = 1;
@@ -360,9 +377,10 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     return (NodeStatus){ RESULT_UNKNOWN, false, false };
 }
 
-static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
+static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
+                      VctCtx *vct)
 {
-    return b->to_move == att ? gen_or(s, b, att, c, run_vcf, vcf_nodes)
+    return b->to_move == att ? gen_or(s, b, att, c, run_vcf, vcf_nodes, vct)
                              : gen_and(s, b, att, c, run_vcf, vcf_nodes);
 }
 
@@ -373,7 +391,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         *n = 0;
         return RESULT_UNKNOWN;
     }
-    NodeStatus st = gen(s, b, attacker, c, false, NULL);
+    NodeStatus st = gen(s, b, attacker, c, false, NULL, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -452,7 +470,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->key[i] = child_key(b, key, c->mv[i]);
         }
     } else {
-        st = gen(s, b, att, c, !found, &w->vcf_nodes);
+        st = gen(s, b, att, c, !found, &w->vcf_nodes, w->vct);
         if (st.result == RESULT_UNKNOWN) {
             gce->used = true;
             gce->key = key;
@@ -562,8 +580,10 @@ static void worker_done(Worker *w)
 {
     free(w->stack);
     free(w->cache);
+    vct_free(w->vct);
     w->stack = NULL;
     w->cache = NULL;
+    w->vct = NULL;
 }
 
 static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
@@ -574,7 +594,8 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->tid = tid;
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    if (w->stack && w->cache)
+    w->vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    if (w->stack && w->cache && w->vct)
         return 0;
     worker_done(w);
     return RJ_ENOMEM;
@@ -607,6 +628,8 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     s->cfg = *cfg;
     if (s->cfg.vcf_budget == 0)
         s->cfg.vcf_budget = DEFAULT_VCF_BUDGET;
+    if (s->cfg.vct_budget == 0)
+        s->cfg.vct_budget = DEFAULT_VCT_BUDGET;
     if (s->cfg.progress_interval <= 0)
         s->cfg.progress_interval = 0.5;
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
@@ -737,4 +760,46 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     if (tt_probe(&s->tt, key, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;
     return RESULT_UNKNOWN;
+}
+
+bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint64_t *pnodes, uint32_t *pdepth)
+{
+    RuleSet rs = s->cfg.rules;
+    size_t len = w ? w->len : 0;
+    if (w ? qvcf_write_proof(b, attacker, rs, s->cfg.vcf_budget, w, pnodes, pdepth) == 0
+          : qvcf_search(b, attacker, rs, s->cfg.vcf_budget, NULL, NULL))
+        return true;
+    if (w)
+        w->len = len;
+    if (s->cfg.no_vct)
+        return false;
+    VctCtx *vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    if (!vct)
+        return false;
+    ThreatOpts o;
+    memset(&o, 0, sizeof o);
+    o.max_nodes = s->cfg.vct_budget * 20; /* a fresh context knows less than the search's */
+    VctResult vr;
+    bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
+    if (win && w) {
+        win = vct_write_proof(vct, b, w) == 0;
+        if (!win) {
+            w->len = len;
+        } else {
+            ProofStats st;
+            /* Size and depth of the appended subtree: frame it with a header to reuse proof_stats. */
+            ProofWriter tmp = { 0 };
+            pw_header(&tmp, rs, attacker);
+            pw_bytes(&tmp, w->data + len, w->len - len);
+            if (!tmp.err && proof_stats(b, tmp.data, tmp.len, &st) == 0) {
+                if (pnodes)
+                    *pnodes += st.nodes;
+                if (pdepth && st.depth > *pdepth)
+                    *pdepth = st.depth;
+            }
+            free(tmp.data);
+        }
+    }
+    vct_free(vct);
+    return win;
 }
