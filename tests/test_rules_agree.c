@@ -162,6 +162,19 @@ static void test_agree(void **state)
             if (p == sample || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
                 compare_threats(&b, (Point)p, &st);
         }
+        /* The whole-board screen gives the same verdicts. */
+        Point fp[BOARD_POINTS];
+        ForbidKind fk[BOARD_POINTS];
+        int nf = rules_forbidden_points(&b, fp, fk), j = 0;
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            ForbidKind want = b.cell[p] == EMPTY ? rules_forbidden(&b, (Point)p) : FORBID_NONE;
+            ForbidKind got = j < nf && fp[j] == p ? fk[j++] : FORBID_NONE;
+            if (got != want) {
+                dump(&b, (Point)p, "rules_forbidden_points");
+                fail_msg("position %ld: bulk %d per point %d", i, (int)got, (int)want);
+            }
+        }
+        assert_int_equal(j, nf);
         if (memcmp(&b, &before, sizeof b) != 0)
             fail_msg("board changed by the rules functions (position %ld)", i);
         st.positions++;
