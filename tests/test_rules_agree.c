@@ -162,6 +162,20 @@ static void test_agree(void **state)
             if (p == sample || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
                 compare_threats(&b, (Point)p, &st);
         }
+        /* Five points of one colour under one rule set (rotating). */
+        {
+            RuleSet rs = (RuleSet)(i % 3);
+            Color c = (i / 3) % 2 ? WHITE : BLACK;
+            Point fa[BOARD_POINTS], fb[BOARD_POINTS];
+            int na = rules_five_points(&b, c, rs, fa), nb = 0;
+            for (int p = 0; p < BOARD_POINTS; p++)
+                if (b.cell[p] == EMPTY && ref_makes_five(&b, (Point)p, c, rs))
+                    fb[nb++] = (Point)p;
+            if (na != nb || memcmp(fa, fb, (size_t)na) != 0) {
+                dump(&b, fa[0], "five points");
+                fail_msg("position %ld rs %d colour %d: fast %d ref %d", i, rs, c, na, nb);
+            }
+        }
         /* The whole-board screen gives the same verdicts. */
         Point fp[BOARD_POINTS];
         ForbidKind fk[BOARD_POINTS];
