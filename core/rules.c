@@ -183,9 +183,11 @@ bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs)
 /* Pattern entry of the line through empty p in direction d for a black stone on p. */
 static inline uint16_t black_entry(const Board *b, Point p, int d)
 {
-    int idx = geo_idx[p][d];
-    uint32_t bl = b->line[0][d][idx], wh = b->line[1][d][idx];
-    return pattern_black[pattern_index(bl, geo_valid[d][idx] & ~(bl | wh), geo_pos[p][d])];
+    int idx = geo_idx[p][d], i = geo_pos[p][d];
+    uint32_t bl = b->line[0][d][idx], wb = (bl << 5 >> i) & 0x7ff;
+    if (!(wb & (wb - 1)))
+        return 0; /* fewer than two black stones within reach: nothing (skip the table) */
+    return pattern_black[pattern_index(bl, geo_valid[d][idx] & ~(bl | b->line[1][d][idx]), i)];
 }
 
 /* Internal verdict: a ForbidKind, or VERDICT_FIVE when the stone makes exactly five. */
@@ -383,8 +385,12 @@ int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out)
     bool exact = needs_exact(c, rs);
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
-        Line l = line_get(b, p, c, d);
         int i = geo_pos[p][d], q[2];
+        uint32_t w = ((uint32_t)b->line[c - 1][d][geo_idx[p][d]] << 5 >> i) & 0x7ff;
+        w &= w - 1, w &= w - 1;
+        if (!w)
+            continue; /* a four needs three more stones within 4 (+1) points */
+        Line l = line_get(b, p, c, d);
         l.own |= 1u << i;
         l.empty &= ~(1u << i);
         int k = line_five_points(l, i, exact, q);
@@ -399,8 +405,11 @@ int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Po
     assert(p < BOARD_POINTS && b->cell[p] == EMPTY && dir >= 0 && dir < NUM_DIRS);
     ensure_init();
     bool exact = needs_exact(c, rs);
-    Line l = line_get(b, p, c, dir);
     int i = geo_pos[p][dir], q[7];
+    uint32_t w = ((uint32_t)b->line[c - 1][dir][geo_idx[p][dir]] << 5 >> i) & 0x7ff;
+    if (!(w & (w - 1)))
+        return 0; /* a three needs two more stones within 3 (+1) points */
+    Line l = line_get(b, p, c, dir);
     l.own |= 1u << i;
     l.empty &= ~(1u << i);
     int k = line_straight_points(l, i, exact, q), n = 0;

@@ -148,6 +148,21 @@ static void test_agree(void **state)
         random_position(&b, &s);
         Board before = b;
         int sample = rng_int(&s, BOARD_POINTS);
+        /* And one empty point within two steps of a stone. */
+        int near[BOARD_POINTS], nnear = 0;
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            if (b.cell[p] != EMPTY)
+                continue;
+            bool close = false;
+            for (int dc = -2; dc <= 2 && !close; dc++)
+                for (int dr = -2; dr <= 2 && !close; dr++) {
+                    int c = point_col((Point)p) + dc, r = point_row((Point)p) + dr;
+                    close = point_on_board(c, r) && b.cell[point_make(c, r)] != EMPTY;
+                }
+            if (close)
+                near[nnear++] = p;
+        }
+        int sample2 = nnear ? near[rng_int(&s, nnear)] : -1;
         for (int p = 0; p < BOARD_POINTS; p++) {
             if (b.cell[p] != EMPTY)
                 continue;
@@ -159,7 +174,7 @@ static void test_agree(void **state)
             st.points++;
             st.kind[fast]++;
             /* Threat functions on a few points per position (the costly part). */
-            if (p == sample || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
+            if (p == sample || p == sample2 || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
                 compare_threats(&b, (Point)p, &st);
         }
         /* Five points of one colour under one rule set (rotating). */
