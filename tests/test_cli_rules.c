@@ -109,6 +109,12 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(out, "renju: "));
     assert_int_equal(run("forbidden 'h8 h8'", out, sizeof out), 65);
     assert_non_null(strstr(out, "occupied"));
+    /* A stone set with a black six: forbidden when played under renju, a win under freestyle. */
+    assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11'", out, sizeof out), 65);
+    assert_non_null(strstr(out, "black overline"));
+    assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11' --rules freestyle", out, sizeof out), 65);
+    assert_non_null(strstr(out, "already won"));
+    assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11' --rules standard", out, sizeof out), 0);
 }
 
 int main(void)
