@@ -257,7 +257,12 @@ int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t 
     db->rdonly = rdonly;
     db->batch_max = o.batch_max ? o.batch_max : DB_DEFAULT_BATCH;
     pthread_mutex_init(&db->qlock, NULL);
-    pthread_rwlock_init(&db->maplock, NULL);
+    /* Writers first: a resize must not starve behind a stream of lookups. */
+    pthread_rwlockattr_t ra;
+    pthread_rwlockattr_init(&ra);
+    pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&db->maplock, &ra);
+    pthread_rwlockattr_destroy(&ra);
     int rc = db->path ? mdb_env_create(&db->env) : ENOMEM;
     if (!rc)
         rc = mdb_env_set_maxdbs(db->env, 8);
