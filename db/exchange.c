@@ -275,6 +275,16 @@ static int parse_object(Parser *p, Fields *f)
     return *p->s ? perr(p, "text after the object") : 0;
 }
 
+/* At most 20 characters of s with anything unprintable as '?' (messages stay one line). */
+static const char *clip(const char *s, char *buf)
+{
+    size_t i = 0;
+    for (; s[i] && i < 20; i++)
+        buf[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    buf[i] = 0;
+    return buf;
+}
+
 static int parse_color_name(const char *s, Color *c)
 {
     if (!s)
@@ -297,6 +307,7 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
     *proof = NULL;
     *proof_len = 0;
     memset(r, 0, sizeof *r);
+    char cb[24];
     int rc = parse_object(&p, &f);
     if (rc)
         goto done;
@@ -311,18 +322,18 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
         while (i < 3 && strcmp(f.rules, RULE_NAMES[i]))
             i++;
         if (i == 3) {
-            perr(&p, "bad rules '%.20s'", f.rules);
+            perr(&p, "bad rules '%s'", clip(f.rules, cb));
             goto done;
         }
         *rs = (RuleSet)i;
     }
     Color to_move = EMPTY;
     if (f.to_move && parse_color_name(f.to_move, &to_move)) {
-        perr(&p, "bad to_move '%.20s'", f.to_move);
+        perr(&p, "bad to_move '%s'", clip(f.to_move, cb));
         goto done;
     }
     if (parse_color_name(f.attacker, &r->attacker)) {
-        perr(&p, "bad attacker '%.20s'", f.attacker);
+        perr(&p, "bad attacker '%s'", clip(f.attacker, cb));
         goto done;
     }
     if (!strcmp(f.result, "proven"))
@@ -332,7 +343,7 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
     else if (!strcmp(f.result, "unknown"))
         r->result = RESULT_UNKNOWN;
     else {
-        perr(&p, "bad result '%.20s'", f.result);
+        perr(&p, "bad result '%s'", clip(f.result, cb));
         goto done;
     }
     char err[256];
@@ -349,7 +360,7 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
     if (f.best) {
         int used;
         if (notation_parse_point(f.best, &r->best, &used) || f.best[used]) {
-            perr(&p, "bad best move '%.20s'", f.best);
+            perr(&p, "bad best move '%s'", clip(f.best, cb));
             goto done;
         }
         if (r->best != POINT_PASS && board_at(b, r->best) != EMPTY) {
