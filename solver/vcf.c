@@ -106,7 +106,7 @@ static bool out_of_budget(VcfCtx *c)
         return true;
     if (c->max_nodes && c->nodes >= c->max_nodes)
         return c->abort = true;
-    if ((c->nodes & POLL_MASK) == 0) {
+    if ((c->nodes & POLL_MASK) == 1) {
         if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
             return c->abort = true;
         if (c->deadline > 0 && now_s() > c->deadline)
