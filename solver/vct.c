@@ -76,6 +76,29 @@ void vct_free(VctCtx *ctx)
 
 void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes) { ctx->vcf_budget = nodes; }
 
+/*
+ * thr_short_loss() for a defender move x when neither side has a five point
+ * and w[0..nw) are the attacker's double-win moves: first try whether one of
+ * them survives x (the usual case), else decide with the full test.
+ */
+static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *w, int nw)
+{
+    Color def = b->to_move, att = color_other(def);
+    Point fd[8], f[8];
+    int nfd = thr_fives_after(b, x, def, rs, fd);
+    if (nfd >= 2)
+        return false;
+    bool loss = false;
+    board_play(b, x);
+    for (int i = 0; i < nw && !loss; i++) {
+        if (w[i] == x || (nfd == 1 && fd[0] != w[i]))
+            continue;
+        loss = thr_fives_after(b, w[i], att, rs, f) >= 2 && thr_legal(b, w[i], att, rs);
+    }
+    board_undo(b);
+    return loss || thr_short_loss(b, x, rs);
+}
+
 int vct_defences(Board *b, RuleSet rs, Point *out)
 {
     Color def = b->to_move, att = color_other(def);
@@ -106,7 +129,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     for (int p = 0; p < BOARD_POINTS; p++) {
         if (!(set[p >> 6] >> (p & 63) & 1) || board_at(b, (Point)p) != EMPTY)
             continue;
-        if (thr_legal(b, (Point)p, def, rs) && !thr_short_loss(b, (Point)p, rs))
+        if (thr_legal(b, (Point)p, def, rs) && !quick_short_loss(b, (Point)p, rs, w, nw))
             out[n++] = (Point)p;
     }
     return n;
