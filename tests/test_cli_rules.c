@@ -75,8 +75,9 @@ static void test_forbidden_move_rejected(void **state)
     /* Black overline as the 11th move. */
     assert_int_equal(run("show 'c8 a1 e8 a3 d8 a5 g8 a7 h8 a9 f8'", out, sizeof out), 65);
     assert_non_null(strstr(out, "renju: move 11 'f8' is forbidden"));
-    /* White may make six. */
-    assert_int_equal(run("show 'a1 c8 a3 e8 a5 d8 a7 g8 a9 h8 b12 f8' --json", out, sizeof out), 0);
+    /* White may make six: it wins (a finished game is not a position to show). */
+    assert_int_equal(run("show 'a1 c8 a3 e8 a5 d8 a7 g8 a9 h8 b12 f8' --json", out, sizeof out), 65);
+    assert_non_null(strstr(out, "after move 12 'f8' (white won)"));
 }
 
 static void test_five_wins_and_ends_the_game(void **state)
@@ -90,11 +91,14 @@ static void test_five_wins_and_ends_the_game(void **state)
     assert_int_equal(run(args, out, sizeof out), 0);
     assert_null(strstr(out, "h8 "));
     snprintf(args, sizeof args, "show '%s h8' --json", seq);
-    assert_int_equal(run(args, out, sizeof out), 0);
+    assert_int_equal(run(args, out, sizeof out), 65);
+    assert_non_null(strstr(out, "after move 21 'h8' (black won)"));
     snprintf(args, sizeof args, "show '%s h8 c7'", seq);
     assert_int_equal(run(args, out, sizeof out), 65);
     assert_non_null(strstr(out, "renju: move 22 'c7' comes after the game is over"));
     /* A black six (forbidden under renju) wins under freestyle and ends the game. */
+    assert_int_equal(run("show 'c8 a1 e8 a3 d8 a5 g8 a7 h8 a9 f8' --rules freestyle", out, sizeof out), 65);
+    assert_non_null(strstr(out, "after move 11 'f8' (black won)"));
     assert_int_equal(run("show 'c8 a1 e8 a3 d8 a5 g8 a7 h8 a9 f8 b12' --rules freestyle", out, sizeof out), 65);
     assert_non_null(strstr(out, "move 12 'b12' comes after the game is over"));
     /* Under standard rules a black six does not win: the game goes on. */
@@ -113,7 +117,7 @@ static void test_bad_input(void **state)
     assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11'", out, sizeof out), 65);
     assert_non_null(strstr(out, "black overline"));
     assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11' --rules freestyle", out, sizeof out), 65);
-    assert_non_null(strstr(out, "already won"));
+    assert_non_null(strstr(out, "already over"));
     assert_int_equal(run("show 'B:c8,d8,e8,f8,g8,h8 W:a1,a3,a5,a7,a9,a11' --rules standard", out, sizeof out), 0);
 }
 
