@@ -97,24 +97,24 @@ int db_key_decode(const DbKey *key, Board *b, RuleSet *rs, Color *attacker)
     const uint8_t *k = key->b;
     if ((k[0] != BLACK && k[0] != WHITE) || k[1] > RULE_STANDARD || (k[SYMKEY_LEN] != BLACK && k[SYMKEY_LEN] != WHITE))
         return RJ_EBADDATA;
-    /* Bits past point 224 and bytes 59..63 are zero. */
+    /* Bits past point 224 and bytes 59..63 are zero; no cell holds 3. */
     if (k[2 + (BOARD_POINTS - 1) / 4] >> 2)
         return RJ_EBADDATA;
     for (int i = 3 + (BOARD_POINTS - 1) / 4; i < SYMKEY_LEN; i++)
         if (k[i])
             return RJ_EBADDATA;
-    Board tmp;
-    board_init(&tmp);
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        int c = k[2 + p / 4] >> (2 * (p % 4)) & 3;
-        if (c == 3)
+    for (int i = 2; i < 3 + (BOARD_POINTS - 1) / 4; i++)
+        if ((k[i] & (k[i] >> 1)) & 0x55)
             return RJ_EBADDATA;
-        if (c)
-            board_setup_stone(&tmp, (Point)p, (Color)c);
+    if (b) {
+        board_init(b);
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            int c = k[2 + p / 4] >> (2 * (p % 4)) & 3;
+            if (c)
+                board_setup_stone(b, (Point)p, (Color)c);
+        }
+        board_set_to_move(b, (Color)k[0]);
     }
-    board_set_to_move(&tmp, (Color)k[0]);
-    if (b)
-        *b = tmp;
     if (rs)
         *rs = (RuleSet)k[1];
     if (attacker)
