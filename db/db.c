@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "error.h"
@@ -157,6 +158,26 @@ static int meta_put_uint(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t v
     return meta_put_str(txn, dbi, name, buf);
 }
 
+/* Create and open db->env (closed again on failure). */
+static int env_open(Db *db, const char *path, unsigned flags, size_t map)
+{
+    int rc = mdb_env_create(&db->env);
+    if (rc) {
+        db->env = NULL;
+        return rc;
+    }
+    rc = mdb_env_set_maxdbs(db->env, 8);
+    if (!rc)
+        rc = mdb_env_set_mapsize(db->env, map);
+    if (!rc)
+        rc = mdb_env_open(db->env, path, flags, 0644);
+    if (rc) {
+        mdb_env_close(db->env);
+        db->env = NULL;
+    }
+    return rc;
+}
+
 /* Open (or, when writable and the file is new, create) the sub-databases and check the schema. */
 static int open_dbis(Db *db, char *why, size_t whylen)
 {
@@ -263,14 +284,15 @@ int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t 
     pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&db->maplock, &ra);
     pthread_rwlockattr_destroy(&ra);
-    int rc = db->path ? mdb_env_create(&db->env) : ENOMEM;
-    if (!rc)
-        rc = mdb_env_set_maxdbs(db->env, 8);
-    if (!rc)
-        rc = mdb_env_set_mapsize(db->env, o.map_size ? o.map_size : (size_t)DB_DEFAULT_MAP_GIB << 30);
-    if (rc)
-        goto fail;
-    rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : 0), 0644);
+    size_t map = o.map_size ? o.map_size : (size_t)DB_DEFAULT_MAP_GIB << 30;
+    unsigned eflags = MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : 0);
+    int rc = db->path ? env_open(db, path, eflags, map) : ENOMEM;
+    /* A database on read-only media without a lock file: nobody can be
+     * writing it (a writer would have created the lock), so read it unlocked. */
+    char lock[4096];
+    snprintf(lock, sizeof lock, "%s-lock", path);
+    if (rdonly && (rc == EACCES || rc == EROFS) && access(lock, F_OK) != 0)
+        rc = env_open(db, path, eflags | MDB_NOLOCK, map);
     if (rc) {
         if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH || rc == MDB_CORRUPTED || rc == EINVAL)
             set_why(why, whylen, "%s: not a renju database, or corrupt (%s)", path, mdb_strerror(rc));

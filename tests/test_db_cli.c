@@ -236,6 +236,25 @@ static void test_read_only_dir(void **state)
     st = system(cmd);
     assert_int_equal(WEXITSTATUS(st), 66);
     chmod(ro, 0755);
+    /* A database shipped in a read-only directory without its lock file is still readable. */
+    snprintf(cmd, sizeof cmd, "%s db import %s --db %s/y.lmdb >/dev/null 2>&1", RJ_RENJU_BIN, path("ro.jsonl"), ro);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 0);
+    snprintf(cmd, sizeof cmd, "%s/y.lmdb-lock", ro);
+    assert_int_equal(unlink(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/y.lmdb", ro);
+    chmod(cmd, 0644);
+    assert_int_equal(chmod(ro, 0555), 0);
+    snprintf(cmd, sizeof cmd, "%s%s query 'B:h8 W:h9' --attacker black --db %s/y.lmdb >%s 2>&1", as, RJ_RENJU_BIN, ro,
+             path("out.txt"));
+    st = system(cmd);
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_non_null(strstr(slurp(path("out.txt")), "found: proven"));
+    /* Writing there still fails cleanly. */
+    snprintf(cmd, sizeof cmd, "%s%s db import %s --db %s/y.lmdb >/dev/null 2>%s", as, RJ_RENJU_BIN, path("ro.jsonl"),
+             ro, path("stderr.txt"));
+    st = system(cmd);
+    assert_int_equal(WEXITSTATUS(st), 74);
+    chmod(ro, 0755);
 }
 
 /* Find "key":<value> in a JSON line; returns a pointer to the value. */
