@@ -167,6 +167,8 @@ static int env_open(Db *db, const char *path, unsigned flags, size_t map)
         return rc;
     }
     rc = mdb_env_set_maxdbs(db->env, 8);
+    if (!rc) /* one slot per concurrent lookup (MDB_NOTLS): room for many search threads */
+        rc = mdb_env_set_maxreaders(db->env, 1022);
     if (!rc)
         rc = mdb_env_set_mapsize(db->env, map);
     if (!rc)
