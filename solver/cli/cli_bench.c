@@ -21,6 +21,7 @@ typedef struct {
 static const BenchSection SECTIONS[] = {
     { "board", bench_board },
     { "rules", bench_rules },
+    { "threat", bench_threat },
     { "db", bench_db },
 };
 
