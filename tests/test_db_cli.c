@@ -222,9 +222,15 @@ static void test_read_only_dir(void **state)
     chmod(path("ro.jsonl"), 0644);
     assert_int_equal(chmod(ro, 0555), 0);
     assert_int_equal(chmod(g_dir, 0755), 0);
-    /* root ignores permissions: run as nobody then. */
+    /* root ignores permissions: run as nobody then (when nobody can run the binary at all). */
     const char *as = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
     char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s%s --version >/dev/null 2>&1", as, RJ_RENJU_BIN);
+    if (*as && system(cmd) != 0) {
+        chmod(ro, 0755);
+        print_message("cannot run the binary as nobody (setpriv or permissions): read-only test skipped\n");
+        skip();
+    }
     snprintf(cmd, sizeof cmd, "%s%s db import %s --db %s/x.lmdb >/dev/null 2>%s", as, RJ_RENJU_BIN,
              path("ro.jsonl"), ro, path("stderr.txt"));
     int st = system(cmd);
