@@ -570,6 +570,131 @@ static void test_cli_reader_while_writing(void **state)
     assert_int_equal(queries, 12);
 }
 
+/* mdb_reader_list callback: count the lines naming pid (*ctx on entry). */
+static int count_pid(const char *msg, void *ctx)
+{
+    int *c = ctx;
+    if (atoi(msg) == c[0])
+        c[1]++;
+    return 0;
+}
+
+/* Reader slots of pid in the lock table, counted in a child process (an
+ * environment must not be opened twice in one process). */
+static int count_readers(const char *p, int pid)
+{
+    pid_t k = fork();
+    if (k == 0) {
+        MDB_env *env;
+        int c[2] = { pid, 0 };
+        if (mdb_env_create(&env) || mdb_env_set_maxdbs(env, 8) ||
+            mdb_env_open(env, p, MDB_NOSUBDIR | MDB_RDONLY, 0644))
+            _exit(100);
+        mdb_reader_list(env, count_pid, c);
+        _exit(c[1]);
+    }
+    int st;
+    waitpid(k, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* db_foreach callback that signals and then never returns (killed inside a read transaction). */
+static int hang_cb(void *ctx, const DbEntry *e)
+{
+    (void)e;
+    int fd = *(int *)ctx;
+    char x = 1;
+    if (write(fd, &x, 1) != 1)
+        _exit(7);
+    for (;;)
+        pause();
+}
+
+/* Fork a child that opens p read-only and signals on a pipe, from inside a read transaction when in_txn; it then waits to be killed. */
+static pid_t spawn_holder(const char *p, bool in_txn)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        Db *rd;
+        DbOptions ro = { DB_RDONLY, 0, 0 };
+        if (db_open(p, &ro, &rd, NULL, 0))
+            _exit(3);
+        if (in_txn)
+            db_foreach(rd, hang_cb, &fds[1]);
+        char x = 1;
+        if (write(fds[1], &x, 1) != 1)
+            _exit(7);
+        for (;;)
+            pause();
+    }
+    close(fds[1]);
+    char x;
+    assert_int_equal(read(fds[0], &x, 1), 1);
+    close(fds[0]);
+    return pid;
+}
+
+/* A reader killed inside its read transaction leaves a reader slot while other
+ * processes keep the database open; the next open clears it.  A long-lived
+ * read-only handle follows a map that another process grew. */
+static void test_stale_reader_and_map_growth(void **state)
+{
+    (void)state;
+    char p[600];
+    snprintf(p, sizeof p, "%s", path("stale.lmdb"));
+    rm_db(p);
+    Db *db;
+    DbOptions small = { DB_CREATE, 64 * 1024, 0 };
+    assert_int_equal(db_open(p, &small, &db, NULL, 0), 0);
+    Board b;
+    entry_board(0, &b);
+    DbRecord r = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = 0 };
+    assert_int_equal(db_queue(db, &b, RULE_RENJU, &r, NULL, 0), 0);
+    db_close(db);
+    pid_t holder = spawn_holder(p, false);
+    pid_t reader = spawn_holder(p, true);
+    kill(reader, SIGKILL);
+    waitpid(reader, NULL, 0);
+    assert_int_equal(count_readers(p, reader), 1);
+    Db *rd;
+    DbOptions ro = { DB_RDONLY, 64 * 1024, 0 };
+    assert_int_equal(db_open(p, &ro, &rd, NULL, 0), 0);
+    assert_int_equal(count_readers(p, reader), 0);
+    /* Another process writes enough to grow the map many times over. */
+    pid_t w = fork();
+    if (w == 0) {
+        Db *wd;
+        if (db_open(p, &small, &wd, NULL, 0))
+            _exit(3);
+        for (uint32_t i = 1; i < 20000; i++) {
+            Board bb;
+            entry_board(i, &bb);
+            DbRecord rr = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i };
+            if (db_queue(wd, &bb, RULE_RENJU, &rr, NULL, 0))
+                _exit(4);
+        }
+        _exit(db_flush(wd) ? 5 : 0);
+    }
+    int st;
+    waitpid(w, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    DbStats ds;
+    assert_int_equal(db_stats(rd, &ds), 0);
+    assert_int_equal(ds.entries, 20000);
+    assert_true(ds.map_bytes > 64 * 1024);
+    entry_board(19999, &b);
+    DbRecord got;
+    assert_int_equal(db_get(rd, &b, RULE_RENJU, BLACK, &got), 0);
+    assert_int_equal(got.nodes, 19999);
+    db_close(rd);
+    kill(holder, SIGKILL);
+    waitpid(holder, NULL, 0);
+}
+
 static int setup_dir(void **state)
 {
     (void)state;
@@ -598,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_export_import_merge),
         cmocka_unit_test(test_cli_reader_while_writing),
         cmocka_unit_test(test_kill_writer),
+        cmocka_unit_test(test_stale_reader_and_map_growth),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
