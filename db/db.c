@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "error.h"
@@ -97,24 +98,24 @@ int db_key_decode(const DbKey *key, Board *b, RuleSet *rs, Color *attacker)
     const uint8_t *k = key->b;
     if ((k[0] != BLACK && k[0] != WHITE) || k[1] > RULE_STANDARD || (k[SYMKEY_LEN] != BLACK && k[SYMKEY_LEN] != WHITE))
         return RJ_EBADDATA;
-    /* Bits past point 224 and bytes 59..63 are zero. */
+    /* Bits past point 224 and bytes 59..63 are zero; no cell holds 3. */
     if (k[2 + (BOARD_POINTS - 1) / 4] >> 2)
         return RJ_EBADDATA;
     for (int i = 3 + (BOARD_POINTS - 1) / 4; i < SYMKEY_LEN; i++)
         if (k[i])
             return RJ_EBADDATA;
-    Board tmp;
-    board_init(&tmp);
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        int c = k[2 + p / 4] >> (2 * (p % 4)) & 3;
-        if (c == 3)
+    for (int i = 2; i < 3 + (BOARD_POINTS - 1) / 4; i++)
+        if ((k[i] & (k[i] >> 1)) & 0x55)
             return RJ_EBADDATA;
-        if (c)
-            board_setup_stone(&tmp, (Point)p, (Color)c);
+    if (b) {
+        board_init(b);
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            int c = k[2 + p / 4] >> (2 * (p % 4)) & 3;
+            if (c)
+                board_setup_stone(b, (Point)p, (Color)c);
+        }
+        board_set_to_move(b, (Color)k[0]);
     }
-    board_set_to_move(&tmp, (Color)k[0]);
-    if (b)
-        *b = tmp;
     if (rs)
         *rs = (RuleSet)k[1];
     if (attacker)
@@ -155,6 +156,28 @@ static int meta_put_uint(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t v
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
     return meta_put_str(txn, dbi, name, buf);
+}
+
+/* Create and open db->env (closed again on failure). */
+static int env_open(Db *db, const char *path, unsigned flags, size_t map)
+{
+    int rc = mdb_env_create(&db->env);
+    if (rc) {
+        db->env = NULL;
+        return rc;
+    }
+    rc = mdb_env_set_maxdbs(db->env, 8);
+    if (!rc) /* one slot per concurrent lookup (MDB_NOTLS): room for many search threads */
+        rc = mdb_env_set_maxreaders(db->env, 1022);
+    if (!rc)
+        rc = mdb_env_set_mapsize(db->env, map);
+    if (!rc)
+        rc = mdb_env_open(db->env, path, flags, 0644);
+    if (rc) {
+        mdb_env_close(db->env);
+        db->env = NULL;
+    }
+    return rc;
 }
 
 /* Open (or, when writable and the file is new, create) the sub-databases and check the schema. */
@@ -263,14 +286,15 @@ int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t 
     pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&db->maplock, &ra);
     pthread_rwlockattr_destroy(&ra);
-    int rc = db->path ? mdb_env_create(&db->env) : ENOMEM;
-    if (!rc)
-        rc = mdb_env_set_maxdbs(db->env, 8);
-    if (!rc)
-        rc = mdb_env_set_mapsize(db->env, o.map_size ? o.map_size : (size_t)DB_DEFAULT_MAP_GIB << 30);
-    if (rc)
-        goto fail;
-    rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : 0), 0644);
+    size_t map = o.map_size ? o.map_size : (size_t)DB_DEFAULT_MAP_GIB << 30;
+    unsigned eflags = MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : 0);
+    int rc = db->path ? env_open(db, path, eflags, map) : ENOMEM;
+    /* A database on read-only media without a lock file: nobody can be
+     * writing it (a writer would have created the lock), so read it unlocked. */
+    char lock[4096];
+    snprintf(lock, sizeof lock, "%s-lock", path);
+    if (rdonly && (rc == EACCES || rc == EROFS) && access(lock, F_OK) != 0)
+        rc = env_open(db, path, eflags | MDB_NOLOCK, map);
     if (rc) {
         if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH || rc == MDB_CORRUPTED || rc == EINVAL)
             set_why(why, whylen, "%s: not a renju database, or corrupt (%s)", path, mdb_strerror(rc));

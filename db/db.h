@@ -28,7 +28,9 @@
  * committed in batches by whichever thread flushes, one write transaction at
  * a time; LMDB serialises writers across processes.  Never use a Db across
  * fork().  Stale reader slots of killed processes are cleared at open; the
- * map grows when full.
+ * map grows when full.  A read-only open of a file in a directory where the
+ * lock file cannot be created, and does not exist, reads without locking
+ * (read-only media: no writer can be active there).
  *
  * Errors (error.h): RJ_ENODB no file (read-only open); RJ_EDB foreign,
  * truncated or corrupt file; RJ_ESCHEMA schema version not supported (newer

@@ -18,6 +18,7 @@ typedef struct {
     DbRecord rec;
     uint8_t *proof;
     size_t proof_len;
+    size_t seq; /* queue position, for a stable sort */
 } Pending;
 
 struct Db {

@@ -86,11 +86,12 @@ int db_queue_key(Db *db, const DbKey *key, const DbRecord *r, const uint8_t *pro
 {
     RuleSet rs;
     Board canon;
-    if (db_key_decode(key, &canon, &rs, NULL))
+    if (db_key_decode(key, NULL, &rs, NULL))
         return RJ_EBADARG;
     uint8_t *copy = NULL;
     if (proof) {
-        if (!proof_matches(proof, len, rs, r->attacker) || proof_stats(&canon, proof, len, NULL))
+        if (!proof_matches(proof, len, rs, r->attacker) || db_key_decode(key, &canon, NULL, NULL) ||
+            proof_stats(&canon, proof, len, NULL))
             return RJ_EBADDATA;
         copy = malloc(len);
         if (!copy)
@@ -118,40 +119,52 @@ static bool replaces(const DbRecord *n, const DbRecord *e, bool *conflict)
     return np && n->proof_nodes < e->proof_nodes;
 }
 
-/* Write the queue in txn.  *conflicts counts contradictions; *mask collects rule sets. */
-static int write_queue(Db *db, MDB_txn *txn, uint64_t *conflicts, unsigned *mask)
+/* Key order, then queue order (so later entries for one key still come later). */
+static int cmp_pending(const void *a, const void *b)
+{
+    const Pending *x = *(const Pending *const *)a, *y = *(const Pending *const *)b;
+    int c = memcmp(x->key.b, y->key.b, DB_KEY_LEN);
+    if (c)
+        return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Write the queue, in the order of `order`, in txn.  *conflicts counts
+ * contradictions; *mask collects rule sets. */
+static int write_queue(Db *db, MDB_txn *txn, Pending *const *order, uint64_t *conflicts, unsigned *mask)
 {
     for (size_t i = 0; i < db->qn; i++) {
-        const Pending *p = &db->q[i];
-        MDB_val k = { DB_KEY_LEN, (void *)p->key.b }, d;
-        int rc = mdb_get(txn, db->results, &k, &d);
-        if (rc == 0) {
-            DbRecord e;
-            bool conflict = false;
-            if (record_decode(d.mv_data, d.mv_size, &e) == 0 && !replaces(&p->rec, &e, &conflict)) {
-                *conflicts += conflict;
-                continue;
-            }
-        } else if (rc != MDB_NOTFOUND) {
-            return rc;
-        }
+        const Pending *p = order[i];
         uint8_t buf[RECORD_MAX_LEN];
         size_t n;
         if (record_encode(&p->rec, buf, sizeof buf, &n))
             return RJ_EINTERNAL;
-        MDB_val v = { n, buf };
-        rc = mdb_put(txn, db->results, &k, &v, 0);
+        /* One search for the common case, a new key; an existing one comes back in v. */
+        MDB_val k = { DB_KEY_LEN, (void *)p->key.b }, v = { n, buf };
+        int rc = mdb_put(txn, db->results, &k, &v, MDB_NOOVERWRITE);
+        if (rc == MDB_KEYEXIST) {
+            DbRecord e;
+            bool conflict = false;
+            if (record_decode(v.mv_data, v.mv_size, &e) == 0 && !replaces(&p->rec, &e, &conflict)) {
+                *conflicts += conflict;
+                continue;
+            }
+            v.mv_size = n;
+            v.mv_data = buf;
+            rc = mdb_put(txn, db->results, &k, &v, 0);
+            if (rc == 0 && !p->proof) {
+                rc = mdb_del(txn, db->proofs, &k, NULL);
+                rc = rc == MDB_NOTFOUND ? 0 : rc;
+            }
+        }
         if (rc)
             return rc;
         if (p->proof) {
             MDB_val pv = { p->proof_len, p->proof };
             rc = mdb_put(txn, db->proofs, &k, &pv, 0);
-        } else {
-            rc = mdb_del(txn, db->proofs, &k, NULL);
-            rc = rc == MDB_NOTFOUND ? 0 : rc;
+            if (rc)
+                return rc;
         }
-        if (rc)
-            return rc;
         *mask |= 1u << p->key.b[1];
     }
     if ((*mask | db->rules_mask) != db->rules_mask) {
@@ -168,14 +181,26 @@ static int flush_locked(Db *db)
 {
     if (db->qn == 0)
         return 0;
+    /* Sorted keys touch each B-tree page once per batch instead of at random. */
+    Pending **order = malloc(db->qn * sizeof *order);
+    if (!order)
+        return RJ_ENOMEM;
+    for (size_t i = 0; i < db->qn; i++) {
+        db->q[i].seq = i;
+        order[i] = &db->q[i];
+    }
+    qsort(order, db->qn, sizeof *order, cmp_pending);
+    int ret;
     for (int tries = 0;; tries++) {
         MDB_txn *txn;
         int rc = db_txn_begin(db, 0, &txn);
-        if (rc)
-            return rc;
+        if (rc) {
+            ret = rc;
+            break;
+        }
         uint64_t conflicts = 0;
         unsigned mask = 0;
-        rc = write_queue(db, txn, &conflicts, &mask);
+        rc = write_queue(db, txn, order, &conflicts, &mask);
         if (rc) {
             db_txn_abort(db, txn);
         } else {
@@ -183,22 +208,29 @@ static int flush_locked(Db *db)
         }
         if (rc == MDB_MAP_FULL && tries < 40) {
             rc = db_grow_map(db);
-            if (rc)
-                return rc;
+            if (rc) {
+                ret = rc;
+                break;
+            }
             continue;
         }
-        if (rc)
-            return rc < 0 && rc > -30900 ? db_map_err(rc) : rc;
+        if (rc) {
+            ret = rc < 0 && rc > -30900 ? db_map_err(rc) : rc;
+            break;
+        }
         db->rules_mask |= mask;
         for (size_t i = 0; i < db->qn; i++)
             free(db->q[i].proof);
         db->qn = 0;
+        ret = 0;
         if (conflicts) {
             atomic_fetch_add(&db->conflicts, conflicts);
-            return RJ_ECONFLICT;
+            ret = RJ_ECONFLICT;
         }
-        return 0;
+        break;
     }
+    free(order);
+    return ret;
 }
 
 int db_flush(Db *db)

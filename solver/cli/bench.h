@@ -25,5 +25,6 @@ double bench_now(void);
 void bench_board(BenchCtx *ctx);
 void bench_rules(BenchCtx *ctx);
 void bench_threat(BenchCtx *ctx);
+void bench_db(BenchCtx *ctx);
 
 #endif /* RJ_BENCH_H */

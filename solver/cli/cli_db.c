@@ -26,8 +26,7 @@
 
 static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
-/* Open the database of a (or path) and print the reason on failure.  Returns 0 or an exit code. */
-static int open_db(const char *path, unsigned flags, Db **db)
+int cli_db_open(const char *path, unsigned flags, Db **db)
 {
     char why[512];
     DbOptions o = { flags, 0, 0 };
@@ -100,7 +99,7 @@ int cmd_query(int argc, char **argv)
         return rc;
     Color att = a.side ? a.side : b.to_move;
     Db *db;
-    if ((rc = open_db(cli_db_path(&a), DB_RDONLY, &db)))
+    if ((rc = cli_db_open(cli_db_path(&a), DB_RDONLY, &db)))
         return rc;
     DbRecord r;
     int grc = db_get(db, &b, a.rules, att, &r);
@@ -160,7 +159,7 @@ int cmd_query(int argc, char **argv)
 static int db_stats_cmd(const CliArgs *a)
 {
     Db *db;
-    int rc = open_db(cli_db_path(a), DB_RDONLY, &db);
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
     if (rc)
         return rc;
     DbStats st;
@@ -292,7 +291,7 @@ static int verify_cb(void *ctx, const DbEntry *e)
 static int db_verify_cmd(const CliArgs *a)
 {
     Db *db;
-    int rc = open_db(cli_db_path(a), DB_RDONLY, &db);
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
     if (rc)
         return rc;
     VerifyCtx v = { .a = a, .next_progress = bench_now() + 1.0 };
@@ -363,14 +362,14 @@ static int db_merge_cmd(const CliArgs *a)
         if (out_exists && stat(a->pos[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
             return cli_error(EXIT_USAGE, "merge: input '%s' is the output", a->pos[i]);
     Db *out;
-    int rc = open_db(outp, DB_CREATE, &out);
+    int rc = cli_db_open(outp, DB_CREATE, &out);
     if (rc)
         return rc;
     MergeCtx m = { .out = out };
     int code = EXIT_DONE;
     for (int i = 2; i < a->npos && code == EXIT_DONE; i++) {
         Db *in;
-        if ((rc = open_db(a->pos[i], DB_RDONLY, &in))) {
+        if ((rc = cli_db_open(a->pos[i], DB_RDONLY, &in))) {
             code = rc;
             break;
         }
@@ -435,7 +434,7 @@ static int export_cb(void *ctx, const DbEntry *e)
 static int db_export_cmd(const CliArgs *a)
 {
     Db *db;
-    int rc = open_db(cli_db_path(a), DB_RDONLY, &db);
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
     if (rc)
         return rc;
     ExportCtx x = { stdout, 0, 0 };
@@ -471,7 +470,7 @@ static int db_import_cmd(const CliArgs *a)
             return cli_error(errno == ENOENT ? EXIT_NOINPUT : EXIT_IOERR, "import: %s: %s", a->pos[1], strerror(errno));
     }
     Db *db;
-    int rc = open_db(cli_db_path(a), DB_CREATE, &db);
+    int rc = cli_db_open(cli_db_path(a), DB_CREATE, &db);
     if (rc) {
         if (f != stdin)
             fclose(f);
