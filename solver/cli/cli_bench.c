@@ -20,6 +20,7 @@ typedef struct {
 
 static const BenchSection SECTIONS[] = {
     { "board", bench_board },
+    { "rules", bench_rules },
     { "threat", bench_threat },
 };
 

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "notation.h"
 #include "openings.h"
+#include "position.h"
 #include "rules.h"
 
 int cmd_openings(int argc, char **argv)
@@ -14,6 +15,8 @@ int cmd_openings(int argc, char **argv)
     int rc = cli_parse(argc, argv, &a);
     if (rc)
         return rc;
+    if (a.npos > 0)
+        return cli_error(EXIT_USAGE, "openings: unexpected argument '%s'", a.pos[0]);
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
         char mv[64];
@@ -77,7 +80,10 @@ int cmd_show(int argc, char **argv)
             row[BOARD_SIZE] = 0;
             printf("%s\"%s\"", r == BOARD_SIZE - 1 ? "" : ",", row);
         }
-        printf("],\"to_move\":\"%s\",\"forbidden\":[", b.to_move == BLACK ? "black" : "white");
+        char text[POSITION_STR_LEN];
+        printf("],\"position\":");
+        cli_json_str(stdout, position_str(&b, text, sizeof text));
+        printf(",\"to_move\":\"%s\",\"forbidden\":[", b.to_move == BLACK ? "black" : "white");
         bool first = true;
         for (int p = 0; p < BOARD_POINTS; p++)
             if (fk[p]) {
