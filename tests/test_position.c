@@ -162,7 +162,7 @@ static void test_rule_rejects(void **state)
     expect_reject("h8 a1 h9 a2 h10 a3 h11 a4 h12", "'h12'");
     expect_reject("h8 a1 h9 a2 h10 a3 h11 a4 h12 a5", "'a5'");
     expect_reject("B:h8,h9,h10,h11,h12 W:a1,a2,a3,a4", "black five");
-    expect_reject("B:h8,h9,h10,h11 W:a1,a2,a3,a4,a5", "white five");
+    expect_reject_tm("B:h8,h9,h10,h11 W:a1,a2,a3,a4,a5", BLACK, "white five");
     /* j8 makes two open threes (h8 i8 j8 and j8 j9 j10): a black double-three. */
     expect_reject("h8 a1 i8 a3 j9 a5 j10 a7 j8", "'j8' is forbidden");
 }
