@@ -94,7 +94,15 @@ static void check_line(Board *b, Color att, RuleSet rs, const VcfResult *r)
 static void check_proof(Board *b, Color att, RuleSet rs, const VcfResult *r)
 {
     ProofWriter w = { 0 };
+    pw_header(&w, rs, att);
     assert_int_equal(vcf_line_to_proof(b, att, rs, r, &w), 0);
+    /* The independent checker of solver/checker.c. */
+    char why2[256];
+    ProofStats st;
+    if (proof_check(b, w.data, w.len, &st, why2, sizeof why2))
+        fail_msg("proof_check: %s", why2);
+    memmove(w.data, w.data + PROOF_HEADER_LEN, w.len - PROOF_HEADER_LEN);
+    w.len -= PROOF_HEADER_LEN;
     Key k = b->key;
     const char *why = tu_walk_proof(b, att, rs, w.data, w.len);
     assert_int_equal(b->key, k);

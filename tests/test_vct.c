@@ -18,13 +18,25 @@ static VctCtx *ctx;
 static VcfCtx *vcf;
 static VctResult res;
 static VcfResult vres;
+static int checked; /* proofs accepted by proof_check */
 
 static void walk(Board *b, Color att, RuleSet rs)
 {
     ProofWriter w = { 0 };
     Key k = b->key;
+    pw_header(&w, rs, att);
     assert_int_equal(vct_write_proof(ctx, b, &w), 0);
     assert_int_equal(w.err, 0);
+    /* The independent checker of solver/checker.c, then our own rules-only walk. */
+    char why2[256];
+    ProofStats st;
+    if (proof_check(b, w.data, w.len, &st, why2, sizeof why2)) {
+        char txt[2048];
+        fail_msg("proof_check: %s for %s: %s", why2, att == BLACK ? "black" : "white", position_str(b, txt, sizeof txt));
+    }
+    checked++;
+    memmove(w.data, w.data + PROOF_HEADER_LEN, w.len - PROOF_HEADER_LEN);
+    w.len -= PROOF_HEADER_LEN;
     const char *why = tu_walk_proof(b, att, rs, w.data, w.len);
     assert_int_equal(b->key, k);
     if (why) {
@@ -104,6 +116,7 @@ static void test_random(void **state)
     print_message("vct random: %d wins (%d without a VCF), %d none, %d unknown; %d proofs walked\n", wins,
                   beyond_vcf, nones, unknown, walked);
     assert_true(beyond_vcf >= 10);
+    assert_true(checked >= 50);
     assert_true(walked >= 50);
 }
 
