@@ -1,20 +1,308 @@
-/* rules.c - see rules.h.  (Placeholder until the rules work lands.) */
+/*
+ * rules.c - see rules.h.
+ *
+ * Everything works on one line at a time, read from the board's per colour /
+ * direction bit masks: bit i of a mask is the point at line position i
+ * (0..14).  Runs of stones are found with count-leading/trailing-zero steps.
+ * Stones placed "in mind" during the recursive double-three check touch only
+ * the cells and line masks (never the key or history) and are removed again
+ * before returning.
+ */
 #include "rules.h"
 
-#include "board.h"
+#include <stdatomic.h>
+#include <string.h>
+#include <threads.h>
 
-void rules_init(void) {}
+#include "board.h"
+#include "pattern.h"
+
+/* On-board positions of line idx in direction dir (see board.h geometry). */
+static inline uint32_t line_valid(int dir, int idx)
+{
+    if (dir < 2)
+        return 0x7fffu;
+    int lo = idx > BOARD_SIZE - 1 ? idx - (BOARD_SIZE - 1) : 0;
+    int hi = idx < BOARD_SIZE - 1 ? idx : BOARD_SIZE - 1;
+    return ((2u << hi) - 1) & ~((1u << lo) - 1);
+}
+
+/* One line through a point: a colour's stones and the empty on-board points. */
+typedef struct {
+    uint32_t own;
+    uint32_t empty;
+} Line;
+
+/* Line through p in direction dir as seen by colour c (p itself as it is now). */
+static inline Line line_get(const Board *b, Point p, Color c, int dir)
+{
+    int idx = board_line_index(p, dir);
+    uint32_t own = b->line[c - 1][dir][idx], opp = b->line[2 - c][dir][idx];
+    Line l = { own, line_valid(dir, idx) & ~own & ~opp };
+    return l;
+}
+
+/* First position above i not in m (15 at most: m has no bits above 14). */
+static inline int run_hi(uint32_t m, int i)
+{
+    assert(i >= 0 && i < BOARD_SIZE);
+    return i + 1 + __builtin_ctz(~(m >> (i + 1)));
+}
+
+/* Last position below i not in m, or -1. */
+static inline int run_lo(uint32_t m, int i)
+{
+    assert(i >= 0 && i < BOARD_SIZE);
+    uint32_t z = ~m & ((1u << i) - 1);
+    return z ? 31 - __builtin_clz(z) : -1;
+}
+
+/* Does a five of length len count for the rules in force (exact or five-or-more)? */
+static inline bool five_ok(int len, bool exact) { return exact ? len == 5 : len >= 5; }
+
+/* Must colour c make exactly five under rs? */
+static inline bool needs_exact(Color c, RuleSet rs)
+{
+    return rs == RULE_STANDARD || (rs == RULE_RENJU && c == BLACK);
+}
+
+/* Length of the run through i in m (i in m). */
+static inline int run_len(uint32_t m, int i) { return run_hi(m, i) - run_lo(m, i) - 1; }
+
+/*
+ * Five points of a line whose own mask already holds the stone at i: the
+ * empty ends of the run through i that complete a counting five.  Writes
+ * their positions to q and returns how many (0..2).
+ */
+static inline int line_five_points(Line l, int i, bool exact, int *q)
+{
+    int lo = run_lo(l.own, i), hi = run_hi(l.own, i), n = 0;
+    if (lo >= 0 && (l.empty >> lo & 1) && five_ok(hi - run_lo(l.own, lo) - 1, exact))
+        q[n++] = lo;
+    if ((l.empty >> hi & 1) && five_ok(run_hi(l.own, hi) - lo - 1, exact))
+        q[n++] = hi;
+    return n;
+}
+
+/*
+ * Straight-four points of a line whose own mask already holds the stone at
+ * i: empty q (within 3 of i) such that the run through i and q is exactly
+ * four with both ends empty and each end completing a counting five.
+ * Writes positions to q and returns how many.
+ */
+static inline int line_straight_points(Line l, int i, bool exact, int *q)
+{
+    int n = 0;
+    int from = i - 3 < 0 ? 0 : i - 3, to = i + 3 > BOARD_SIZE - 1 ? BOARD_SIZE - 1 : i + 3;
+    for (int j = from; j <= to; j++) {
+        if (!(l.empty >> j & 1))
+            continue;
+        uint32_t own = l.own | 1u << j;
+        int lo = run_lo(own, i), hi = run_hi(own, i);
+        if (hi - lo - 1 != 4 || j <= lo || j >= hi)
+            continue;
+        if (lo < 0 || !(l.empty >> lo & 1) || !(l.empty >> hi & 1))
+            continue;
+        if (exact && ((lo >= 1 && (own >> (lo - 1) & 1)) || (own >> (hi + 1) & 1)))
+            continue;
+        q[n++] = j;
+    }
+    return n;
+}
+
+/* The point at position pos of the line through p in direction dir. */
+static inline Point line_point(Point p, int dir, int pos)
+{
+    int d = pos - board_line_pos(p, dir);
+    return point_make(point_col(p) + d * DIR_DC[dir], point_row(p) + d * DIR_DR[dir]);
+}
+
+/* Place / remove a stone in mind: cells and line masks only. */
+static inline void put_mind(Board *b, Point p, Color c)
+{
+    b->cell[p] = (uint8_t)c;
+    for (int d = 0; d < NUM_DIRS; d++)
+        b->line[c - 1][d][board_line_index(p, d)] |= (uint16_t)(1u << board_line_pos(p, d));
+}
+
+static inline void remove_mind(Board *b, Point p, Color c)
+{
+    b->cell[p] = EMPTY;
+    for (int d = 0; d < NUM_DIRS; d++)
+        b->line[c - 1][d][board_line_index(p, d)] &= (uint16_t) ~(1u << board_line_pos(p, d));
+}
+
+/* Line index and position of every point in every direction (read-only after init). */
+static uint8_t geo_idx[BOARD_POINTS][NUM_DIRS], geo_pos[BOARD_POINTS][NUM_DIRS];
+static uint16_t geo_valid[NUM_DIRS][NUM_LINES];
+static uint8_t geo_point[NUM_DIRS][NUM_LINES][BOARD_SIZE]; /* point at (dir, line, position) */
+static once_flag init_once = ONCE_FLAG_INIT;
+static atomic_bool init_done;
+
+static void build_tables(void)
+{
+    pattern_init();
+    for (int p = 0; p < BOARD_POINTS; p++)
+        for (int d = 0; d < NUM_DIRS; d++) {
+            geo_idx[p][d] = (uint8_t)board_line_index((Point)p, d);
+            geo_pos[p][d] = (uint8_t)board_line_pos((Point)p, d);
+            geo_point[d][geo_idx[p][d]][geo_pos[p][d]] = (uint8_t)p;
+        }
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int i = 0; i < board_num_lines(d); i++)
+            geo_valid[d][i] = (uint16_t)line_valid(d, i);
+    atomic_store(&init_done, true);
+}
+
+void rules_init(void) { call_once(&init_once, build_tables); }
+
+/* Entry points build the tables themselves if a caller forgot rules_init(). */
+static inline void ensure_init(void)
+{
+    if (__builtin_expect(!atomic_load_explicit(&init_done, memory_order_relaxed), 0))
+        rules_init();
+}
 
 bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs)
 {
-    (void)b, (void)p, (void)c, (void)rs;
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    bool exact = needs_exact(c, rs);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        Line l = line_get(b, p, c, d);
+        int i = board_line_pos(p, d);
+        if (five_ok(run_len(l.own | 1u << i, i), exact))
+            return true;
+    }
     return false;
+}
+
+/* Pattern entry of the line through empty p in direction d for a black stone on p. */
+static inline uint16_t black_entry(const Board *b, Point p, int d)
+{
+    int idx = geo_idx[p][d];
+    uint32_t bl = b->line[0][d][idx], wh = b->line[1][d][idx];
+    return pattern_black[pattern_index(bl, geo_valid[d][idx] & ~(bl | wh), geo_pos[p][d])];
+}
+
+/* Internal verdict: a ForbidKind, or VERDICT_FIVE when the stone makes exactly five. */
+enum { VERDICT_FIVE = -1 };
+
+static int verdict(Board *b, Point p);
+
+/*
+ * With black on p (placed in mind by the caller): is the three of direction d
+ * (straight-four offsets in mask) real, i.e. is one of its straight-four
+ * points a legal black move that makes no five?
+ */
+static bool real_three(Board *b, Point p, int d, unsigned mask)
+{
+    for (int k = -3; k <= 3; k++)
+        if (mask >> (k + 3) & 1) {
+            Point q = (Point)(p + k * (DIR_DC[d] + BOARD_SIZE * DIR_DR[d]));
+            if (verdict(b, q) == FORBID_NONE)
+                return true;
+        }
+    return false;
+}
+
+static int verdict(Board *b, Point p)
+{
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    uint16_t e[NUM_DIRS];
+    unsigned any = 0;
+    int fours = 0, threes = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        e[d] = black_entry(b, p, d);
+        any |= e[d];
+        fours += pattern_fours(e[d]);
+        threes += (e[d] & PAT_THREE_MASK) != 0;
+    }
+    if (any & PAT_FIVE)
+        return VERDICT_FIVE;
+    if (any & PAT_OVER)
+        return FORBID_OVERLINE;
+    if (fours >= 2)
+        return FORBID_DOUBLE_FOUR;
+    if (threes < 2)
+        return FORBID_NONE;
+    /* A double-three candidate: check the threes one by one (RIF 9.3). */
+    int real = 0;
+    put_mind(b, p, BLACK);
+    for (int d = 0; d < NUM_DIRS && real < 2 && real + threes >= 2; d++) {
+        unsigned mask = (e[d] & PAT_THREE_MASK) >> PAT_THREE_SHIFT;
+        if (!mask)
+            continue;
+        threes--;
+        real += real_three(b, p, d, mask);
+    }
+    remove_mind(b, p, BLACK);
+    return real >= 2 ? FORBID_DOUBLE_THREE : FORBID_NONE;
+}
+
+bool rules_double_three_candidate(const Board *b, Point p)
+{
+    ensure_init();
+    unsigned any = 0;
+    int fours = 0, threes = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        uint16_t e = black_entry(b, p, d);
+        any |= e;
+        fours += pattern_fours(e);
+        threes += (e & PAT_THREE_MASK) != 0;
+    }
+    return !(any & (PAT_FIVE | PAT_OVER)) && fours < 2 && threes >= 2;
 }
 
 ForbidKind rules_forbidden(Board *b, Point p)
 {
-    (void)b, (void)p;
-    return FORBID_NONE;
+    ensure_init();
+    int v = verdict(b, p);
+    return v == VERDICT_FIVE ? FORBID_NONE : (ForbidKind)v;
+}
+
+int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind)
+{
+    ensure_init();
+    /* Per point: bits 0-3 fours, 4-7 lines with a three, 8-11 fives, 12-15 overlines. */
+    uint16_t acc[BOARD_POINTS];
+    memset(acc, 0, sizeof acc);
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            uint32_t bl = b->line[0][d][idx];
+            if (__builtin_popcount(bl) < 2)
+                continue; /* a line needs two black stones besides p to matter */
+            uint32_t em = geo_valid[d][idx] & ~(bl | b->line[1][d][idx]);
+            uint32_t near = bl;
+            near |= near << 1 | near >> 1;
+            near |= near << 2 | near >> 2;
+            near |= near << 2 | near >> 2; /* within 5 of a black stone */
+            for (uint32_t m = near & em; m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                uint16_t e = pattern_black[pattern_index(bl, em, i)];
+                if (e)
+                    acc[geo_point[d][idx][i]] += (uint16_t)(pattern_fours(e) | ((e & PAT_THREE_MASK) != 0) << 4 |
+                                                            (e & PAT_FIVE) << 8 | (e & PAT_OVER) << 11);
+            }
+        }
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        unsigned a = acc[p];
+        if (a < 2 || (a & 0x0f00))
+            continue;
+        ForbidKind k = FORBID_NONE;
+        if (a & 0xf000)
+            k = FORBID_OVERLINE;
+        else if ((a & 0xf) >= 2)
+            k = FORBID_DOUBLE_FOUR;
+        else if ((a >> 4 & 0xf) >= 2)
+            k = rules_forbidden(b, (Point)p);
+        if (k == FORBID_NONE)
+            continue;
+        if (kind)
+            kind[n] = k;
+        out[n++] = (Point)p;
+    }
+    return n;
 }
 
 bool rules_is_forbidden(Board *b, Point p) { return rules_forbidden(b, p) != FORBID_NONE; }
@@ -23,14 +311,21 @@ bool rules_is_legal(Board *b, Point p, RuleSet rs)
 {
     if (p == POINT_PASS)
         return true;
-    if (board_at(b, p) != EMPTY)
+    if (p >= BOARD_POINTS || board_at(b, p) != EMPTY)
         return false;
     return !(rs == RULE_RENJU && b->to_move == BLACK && rules_is_forbidden(b, p));
 }
 
 Color rules_last_move_wins(const Board *b, RuleSet rs)
 {
-    (void)b, (void)rs;
+    Point p = board_last_move(b);
+    if (p == POINT_NONE || p == POINT_PASS)
+        return EMPTY;
+    Color c = board_at(b, p);
+    bool exact = needs_exact(c, rs);
+    for (int d = 0; d < NUM_DIRS; d++)
+        if (five_ok(run_len(board_line_bits(b, c, p, d), board_line_pos(p, d)), exact))
+            return c;
     return EMPTY;
 }
 
@@ -42,18 +337,52 @@ bool rules_game_over(const Board *b, RuleSet rs, Color *winner)
 
 int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
-    (void)b, (void)c, (void)rs, (void)out;
-    return 0;
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] == EMPTY && rules_makes_five(b, (Point)p, c, rs))
+            out[n++] = (Point)p;
+    return n;
 }
 
 int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out)
 {
-    (void)b, (void)p, (void)c, (void)rs, (void)out;
-    return 0;
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    bool exact = needs_exact(c, rs);
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        Line l = line_get(b, p, c, d);
+        int i = board_line_pos(p, d), q[2];
+        l.own |= 1u << i;
+        l.empty &= ~(1u << i);
+        int k = line_five_points(l, i, exact, q);
+        for (int j = 0; j < k; j++)
+            out[n++] = line_point(p, d, q[j]);
+    }
+    return n;
 }
 
 int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Point *out)
 {
-    (void)b, (void)p, (void)c, (void)dir, (void)rs, (void)out;
-    return 0;
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY && dir >= 0 && dir < NUM_DIRS);
+    bool exact = needs_exact(c, rs);
+    Line l = line_get(b, p, c, dir);
+    int i = board_line_pos(p, dir), q[7];
+    l.own |= 1u << i;
+    l.empty &= ~(1u << i);
+    int k = line_straight_points(l, i, exact, q), n = 0;
+    if (k == 0)
+        return 0;
+    bool renju_black = rs == RULE_RENJU && c == BLACK;
+    ensure_init();
+    if (renju_black)
+        put_mind(b, p, c);
+    for (int j = 0; j < k; j++) {
+        Point s = line_point(p, dir, q[j]);
+        if (renju_black && verdict(b, s) != FORBID_NONE)
+            continue; /* makes five (literal RIF: does not count) or forbidden */
+        out[n++] = s;
+    }
+    if (renju_black)
+        remove_mind(b, p, c);
+    return n;
 }

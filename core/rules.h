@@ -41,6 +41,23 @@ bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs);
  */
 ForbidKind rules_forbidden(Board *b, Point p);
 
+/*
+ * Cheap screen (table lookups only): does the verdict on a black stone on
+ * empty p need the recursive double-three check?  True when the stone makes
+ * no five, no overline and no double-four but has straight-four points on two
+ * or more lines.  rules_forbidden() decides every other point by lookups.
+ */
+bool rules_double_three_candidate(const Board *b, Point p);
+
+/*
+ * Every empty point where a black stone is forbidden under renju, in
+ * increasing order: writes the points to out (room for BOARD_POINTS) and,
+ * when kind is not NULL, their kinds to kind; returns the count.  Same
+ * verdicts as rules_forbidden() on each point, computed line by line (the
+ * fast way to screen a whole board).  Whoever is to move does not matter.
+ */
+int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind);
+
 /* Shorthand: rules_forbidden(b, p) != FORBID_NONE. */
 bool rules_is_forbidden(Board *b, Point p);
 

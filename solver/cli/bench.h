@@ -23,5 +23,6 @@ double bench_now(void);
 
 /* Sections. */
 void bench_board(BenchCtx *ctx);
+void bench_rules(BenchCtx *ctx);
 
 #endif /* RJ_BENCH_H */

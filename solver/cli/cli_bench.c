@@ -20,6 +20,7 @@ typedef struct {
 
 static const BenchSection SECTIONS[] = {
     { "board", bench_board },
+    { "rules", bench_rules },
 };
 
 void bench_sig(BenchCtx *ctx, uint64_t v) { XXH64_update(ctx->sig, &v, sizeof v); }
