@@ -57,7 +57,9 @@ static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *e
             return RJ_EBADPOS;
         }
         if (!rules_is_legal(b, p, rs)) {
-            snprintf(err, errlen, "move %d '%s' is forbidden for black", i + 1, notation_point_str(p, pt));
+            ForbidKind k = rules_forbidden(b, p);
+            snprintf(err, errlen, "move %d '%s' is forbidden for black (%s)", i + 1, notation_point_str(p, pt),
+                     k == FORBID_OVERLINE ? "overline" : k == FORBID_DOUBLE_FOUR ? "double-four" : "double-three");
             return RJ_EBADPOS;
         }
         board_play(b, p);

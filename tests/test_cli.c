@@ -224,6 +224,28 @@ static void test_show(void **state)
     assert_non_null(strstr(r.out, "\"to_move\":\"black\""));
 }
 
+static void test_forbidden(void **state)
+{
+    (void)state;
+    static Run r;
+    /* j8 would make two open threes (h8 i8 j8, j8 j9 j10). */
+    run(&r, "show", "h8 a1 i8 a3 j9 a5 j10 a7", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    assert_true(json_object_line(r.out));
+    assert_non_null(strstr(r.out, "\"forbidden\":[{\"point\":\"j8\",\"kind\":\"double-three\"}]"));
+    assert_non_null(strstr(r.out, "\".......XX#.....\""));
+    run(&r, "forbidden", "h8 a1 i8 a3 j9 a5 j10 a7", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    assert_true(json_object_line(r.out));
+    assert_non_null(strstr(r.out, "{\"point\":\"j8\",\"kind\":\"double-three\"}"));
+    run(&r, "forbidden", "h8 a1 i8 a3 j9 a5 j10 a7", "--rules", "freestyle", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\"forbidden\":[]"));
+    run(&r, "show", "h8 a1 i8 a3 j9 a5 j10 a7 j8", NULL);
+    assert_int_equal(r.code, 65);
+    assert_non_null(strstr(r.err, "'j8'"));
+}
+
 /* Bad positions: exit 65, nothing on stdout, one stderr line naming the token. */
 static void expect_bad(const char *pos, const char *token)
 {
@@ -314,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_openings_json),
         cmocka_unit_test(test_show),
+        cmocka_unit_test(test_forbidden),
         cmocka_unit_test(test_bad_positions),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_help),

@@ -162,9 +162,15 @@ static void test_rule_rejects(void **state)
     expect_reject("h8 a1 h9 a2 h10 a3 h11 a4 h12", "'h12'");
     expect_reject("h8 a1 h9 a2 h10 a3 h11 a4 h12 a5", "'a5'");
     expect_reject("B:h8,h9,h10,h11,h12 W:a1,a2,a3,a4", "black five");
-    expect_reject_tm("B:h8,h9,h10,h11 W:a1,a2,a3,a4,a5", BLACK, "white five");
+    expect_reject("B:h8,h9,h10,h11,c3 W:a1,a2,a3,a4,a5", "white five");
     /* j8 makes two open threes (h8 i8 j8 and j8 j9 j10): a black double-three. */
-    expect_reject("h8 a1 i8 a3 j9 a5 j10 a7 j8", "'j8' is forbidden");
+    expect_reject("h8 a1 i8 a3 j9 a5 j10 a7 j8", "'j8' is forbidden for black (double-three)");
+    /* ... but not under freestyle, and not for white. */
+    assert_int_equal(position_parse("h8 a1 i8 a3 j9 a5 j10 a7 j8", RULE_FREESTYLE, EMPTY, &b, err, sizeof err), 0);
+    assert_int_equal(position_parse("a1 h8 a3 i8 a5 j9 a7 j10 a9 j8", RULE_RENJU, EMPTY, &b, err, sizeof err), 0);
+    /* An overline and a double-four. */
+    expect_reject("h8 a1 h9 a3 h10 a5 h12 a7 h13 a9 h11", "'h11' is forbidden for black (overline)");
+    expect_reject("h8 a1 h9 a3 h10 a5 i11 a7 j11 a9 k11 a11 h11", "'h11' is forbidden for black (double-four)");
 }
 
 /* position_str() writes text that parses back to the same position. */
