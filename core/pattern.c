@@ -2,7 +2,7 @@
 #include "pattern.h"
 
 uint16_t pattern_black[PAT_WINDOWS];
-uint16_t pattern_tern[1024];
+uint16_t pattern_tern[2048];
 
 enum { W_BLOCKED = 0, W_BLACK = 1, W_EMPTY = 2, REACH = 5 };
 
@@ -62,11 +62,15 @@ static uint16_t classify(Window *w)
 
 void pattern_init(void)
 {
-    for (unsigned m = 0; m < 1024; m++) {
+    for (unsigned m = 0; m < 2048; m++) {
         unsigned v = 0, p3 = 1;
-        for (int k = 0; k < 10; k++, p3 *= 3)
-            if (m >> k & 1)
+        for (int j = 0; j < 11; j++) {
+            if (j == REACH)
+                continue;
+            if (m >> j & 1)
                 v += p3;
+            p3 *= 3;
+        }
         pattern_tern[m] = (uint16_t)v;
     }
     for (unsigned idx = 0; idx < PAT_WINDOWS; idx++) {

@@ -38,8 +38,12 @@ enum {
 
 /* Classified windows, indexed by pattern_index(). Built by pattern_init(). */
 extern uint16_t pattern_black[PAT_WINDOWS];
-/* Base-3 value of a 10-bit mask: sum of 3^k over its set bits k. */
-extern uint16_t pattern_tern[1024];
+/*
+ * Base-3 digit weights of an 11-bit window mask (bit j = offset j - 5): sum of
+ * 3^k over its set bits, k = j for j < 5 and j - 1 for j > 5; bit 5 (the
+ * centre) weighs nothing.
+ */
+extern uint16_t pattern_tern[2048];
 
 /* Build the tables (idempotent; not thread safe: call before threads start). */
 void pattern_init(void);
@@ -52,10 +56,7 @@ void pattern_init(void);
 static inline unsigned pattern_index(uint32_t black, uint32_t empty, int i)
 {
     assert(i >= 0 && i < BOARD_SIZE && !(black >> i & 1));
-    uint32_t wb = (black << 5 >> i) & 0x7ff, we = (empty << 5 >> i) & 0x7ff;
-    wb = (wb & 0x1f) | (wb >> 6 << 5);
-    we = (we & 0x1f) | (we >> 6 << 5);
-    return pattern_tern[wb] + 2u * pattern_tern[we];
+    return pattern_tern[(black << 5 >> i) & 0x7ff] + 2u * pattern_tern[(empty << 5 >> i) & 0x7ff];
 }
 
 /* Number of fours in an entry. */

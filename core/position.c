@@ -140,6 +140,12 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
                      notation_point_str((Point)p, pt));
             return RJ_EBADPOS;
         }
+        /* A black overline can only come from a forbidden move (the order of
+         * the other stones is unknown, so that is all a stone set can show). */
+        if (rs == RULE_RENJU && c == BLACK && rules_forbidden(&t, (Point)p) == FORBID_OVERLINE) {
+            snprintf(err, errlen, "black overline through '%s' (forbidden when played)", notation_point_str((Point)p, pt));
+            return RJ_EBADPOS;
+        }
     }
     return 0;
 }

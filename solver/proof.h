@@ -40,16 +40,24 @@ typedef struct {
 } ProofStats;
 
 /*
- * Walk a serialized proof without checking game logic: validates the framing
- * and fills *st (may be NULL).  Returns 0 or RJ_EBADDATA.
+ * Walk a serialized proof from root position b (not modified) without
+ * checking game logic: validates the framing and fills *st (may be NULL;
+ * st->implied is 0 here).  The position is needed because an A-node ends
+ * after a move that wins at once, which only the board can tell; stones on
+ * occupied points and trees deeper than MAX_PLY are framing errors.
+ * depth counts the plies of the longest listed line (implied short losses
+ * are not counted).  Returns 0 or RJ_EBADDATA.
  */
-int proof_stats(const uint8_t *buf, size_t len, ProofStats *st);
+int proof_stats(const Board *b, const uint8_t *buf, size_t len, ProofStats *st);
 
 /*
- * Rewrite every move of the proof through symmetry transform t (sym.h),
- * in place.  Returns 0 or RJ_EBADDATA.
+ * Rewrite every move of the proof, whose root position is b (in the proof's
+ * current frame), through symmetry transform t (sym.h), in place.  The
+ * result is the proof for the root position mapped by t.  The framing is
+ * validated first: on RJ_EBADDATA the buffer is left unchanged.
+ * Returns 0, RJ_EBADARG for a bad t, or RJ_EBADDATA.
  */
-int proof_transform(uint8_t *buf, size_t len, int t);
+int proof_transform(const Board *b, uint8_t *buf, size_t len, int t);
 
 /*
  * The independent checker: replays every branch of the proof from root

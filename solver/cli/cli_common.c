@@ -25,7 +25,8 @@ int cli_exit_code(int err)
     switch (err) {
     case RJ_OK: return EXIT_DONE;
     case RJ_EBADPOS:
-    case RJ_EBADDATA: return EXIT_DATAERR;
+    case RJ_EBADDATA:
+    case RJ_ECONFLICT: return EXIT_DATAERR;
     case RJ_EBADARG: return EXIT_USAGE;
     case RJ_ENODB:
     case RJ_ENOTFOUND: return EXIT_NOINPUT;

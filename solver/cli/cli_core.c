@@ -54,8 +54,14 @@ static const char *forbid_name(ForbidKind k)
 static void all_forbidden(Board *b, RuleSet rs, ForbidKind *out)
 {
     for (int p = 0; p < BOARD_POINTS; p++)
-        out[p] = (rs == RULE_RENJU && board_at(b, (Point)p) == EMPTY) ? rules_forbidden(b, (Point)p)
-                                                                       : FORBID_NONE;
+        out[p] = FORBID_NONE;
+    if (rs != RULE_RENJU)
+        return;
+    Point pts[BOARD_POINTS];
+    ForbidKind kinds[BOARD_POINTS];
+    int n = rules_forbidden_points(b, pts, kinds);
+    for (int i = 0; i < n; i++)
+        out[pts[i]] = kinds[i];
 }
 
 int cmd_show(int argc, char **argv)

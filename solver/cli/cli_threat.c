@@ -1,14 +1,122 @@
 /* cli_threat.c - `renju vcf`, `renju vct`. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
 #include "cli.h"
+#include "notation.h"
+#include "vcf.h"
+#include "vct.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *result_name(Result r)
+{
+    return r == RESULT_PROVEN ? "win" : r == RESULT_DISPROVEN ? "none" : "unknown";
+}
+
+static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
+
+/* log2 of the VCF table entries for --tt-mb (8-byte entries), within 10..28. */
+static int tt_log2(long mb)
+{
+    int k = 10;
+    while (k < 28 && ((uint64_t)8 << (k + 1)) <= (uint64_t)mb << 20)
+        k++;
+    return k;
+}
+
+static void print_result(const CliArgs *a, const char *what, Result r, Color side, const Point *line, int len,
+                         int att_moves, uint64_t nodes, double dt)
+{
+    char text[VCF_MAX_LINE * 6 + 8];
+    notation_moves_str(line, len, text, sizeof text);
+    if (a->json) {
+        printf("{\"result\":\"%s\",\"side\":\"%s\",\"line\":", result_name(r), color_name(side));
+        cli_json_str(stdout, text);
+        printf(",\"attacker_moves\":%d,\"nodes\":%llu,\"time_s\":%.6f}\n", att_moves, (unsigned long long)nodes,
+               dt);
+        return;
+    }
+    if (r == RESULT_PROVEN)
+        printf("%s: win for %s in %d moves: %s\n", what, color_name(side), att_moves, text);
+    else if (r == RESULT_DISPROVEN)
+        printf("%s: none for %s\n", what, color_name(side));
+    else
+        printf("%s: unknown for %s (budget exhausted)\n", what, color_name(side));
+    printf("nodes %llu, %.6f s\n", (unsigned long long)nodes, dt);
+}
+
+static int setup(int argc, char **argv, CliArgs *a, Board *b, ThreatOpts *o, const char *usage)
+{
+    int rc = cli_parse(argc, argv, a);
+    if (rc)
+        return rc;
+    if (a->help) {
+        printf("usage: renju %s\n", usage);
+        return -1;
+    }
+    if ((rc = cli_position(a, 0, b)))
+        return rc;
+    memset(o, 0, sizeof *o);
+    o->max_nodes = (uint64_t)a->nodes;
+    o->max_time_s = a->time_s;
+    o->shortest = a->shortest;
+    return 0;
+}
 
 int cmd_vcf(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "vcf: not available in this build yet");
+    CliArgs a;
+    Board b;
+    ThreatOpts o;
+    int rc = setup(argc, argv, &a, &b, &o,
+                   "vcf POSITION [--side S] [--nodes N] [--time S] [--shortest] [--json] [--rules R]");
+    if (rc)
+        return rc < 0 ? EXIT_DONE : rc;
+    Color side = a.side ? a.side : b.to_move;
+    VcfCtx *ctx = vcf_new(tt_log2(a.tt_mb));
+    if (!ctx)
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    static VcfResult res;
+    double t0 = now_s();
+    rc = vcf_search(ctx, &b, side, a.rules, &o, &res);
+    double dt = now_s() - t0;
+    vcf_free(ctx);
+    if (rc)
+        return cli_error(cli_exit_code(rc), "vcf: cannot search this position");
+    print_result(&a, "vcf", res.result, side, res.line, res.len, res.attacker_moves, res.nodes, dt);
+    return EXIT_DONE;
 }
 
 int cmd_vct(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "vct: not available in this build yet");
+    CliArgs a;
+    Board b;
+    ThreatOpts o;
+    int rc = setup(argc, argv, &a, &b, &o, "vct POSITION [--side S] [--nodes N] [--time S] [--json] [--rules R]");
+    if (rc)
+        return rc < 0 ? EXIT_DONE : rc;
+    Color side = a.side ? a.side : b.to_move;
+    VctCtx *ctx = vct_new(tt_log2(a.tt_mb < 64 ? a.tt_mb : 64), 1u << 22);
+    if (!ctx)
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    static VctResult res;
+    double t0 = now_s();
+    rc = vct_search(ctx, &b, side, a.rules, &o, &res);
+    double dt = now_s() - t0;
+    vct_free(ctx);
+    if (rc)
+        return cli_error(cli_exit_code(rc), "vct: cannot search this position");
+    int att_moves = 0;
+    for (int i = 0; i < res.len; i++)
+        att_moves += (i % 2 == 0) == (b.to_move == side);
+    print_result(&a, "vct", res.result, side, res.line, res.len, att_moves, res.nodes, dt);
+    return EXIT_DONE;
 }

@@ -1,0 +1,321 @@
+/* threat.c - see threat.h. */
+#include "threat.h"
+
+#include "rules.h"
+
+/*
+ * Population count of a line mask (16 bits).  Portable SWAR: the default
+ * x86-64 target has no popcnt instruction and __builtin_popcount would call
+ * a slow library routine.
+ */
+static inline int pop16(unsigned x)
+{
+    assert(x <= 0xffff);
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (int)((x + (x >> 8)) & 0x1fu);
+}
+
+/* Mask of the on-board positions of line idx in direction dir (bits 0..14). */
+static inline uint16_t line_valid(int dir, int idx)
+{
+    if (dir < 2)
+        return 0x7fff;
+    int lo = idx - (BOARD_SIZE - 1) > 0 ? idx - (BOARD_SIZE - 1) : 0;
+    int hi = idx < BOARD_SIZE - 1 ? idx : BOARD_SIZE - 1;
+    return (uint16_t)(((1u << (hi + 1)) - 1) & ~((1u << lo) - 1));
+}
+
+/* Own stones and blockers (opponent stones, off-board positions) of one line. */
+static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_t *own, uint16_t *blk)
+{
+    *own = b->line[c - 1][dir][idx];
+    *blk = (uint16_t)(b->line[2 - c][dir][idx] | (uint16_t)~line_valid(dir, idx));
+}
+
+/*
+ * Window classification of one line, bit-parallel over the 11 window starts:
+ * bit s of the result is set when the five-window s..s+4 holds exactly `k`
+ * own stones, no blocker, and (exact rules) no own stone just outside it, so
+ * that filling the window makes a five that counts.
+ */
+static inline unsigned line_windows(unsigned own, unsigned blk, bool exact, int k)
+{
+    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    /* Bit-sliced sum of five shifted copies: t0 + 2*t1 + 4*t2. */
+    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
+    unsigned s2 = d ^ e, k2 = d & e;
+    unsigned t0 = s1 ^ s2, kc = s1 & s2;
+    unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+    unsigned eq = k == 4 ? (t2 & ~t1 & ~t0) : k == 3 ? (~t2 & t1 & t0) : 0;
+    unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4);
+    unsigned m = eq & nb & 0x7ffu;
+    if (exact)
+        m &= ~((own << 1) | (own >> 5));
+    return m;
+}
+
+/* Union of the empty points of the windows whose starts are in m. */
+static inline uint16_t window_empties(unsigned m, unsigned own)
+{
+    unsigned r = 0;
+    while (m) {
+        int st = __builtin_ctz(m);
+        m &= m - 1;
+        r |= 0x1fu << st;
+    }
+    return (uint16_t)(r & ~own);
+}
+
+uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
+{
+    if (lo < 0)
+        lo = 0;
+    if (hi > BOARD_SIZE - 5)
+        hi = BOARD_SIZE - 5;
+    if (lo > hi)
+        return 0;
+    unsigned range = ((2u << hi) - 1) & ~((1u << lo) - 1);
+    return window_empties(line_windows(own, blk, exact, 4) & range, own);
+}
+
+bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs)
+{
+    assert(p < BOARD_POINTS && board_at(b, p) == EMPTY);
+    bool exact = thr_exact(c, rs);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        if (thr_line_fives(own, blk, exact, pos - 4, pos) & (1u << pos))
+            return true;
+    }
+    return false;
+}
+
+/* A small set of points for de-duplication. */
+typedef struct {
+    uint64_t bits[4];
+} PointSet;
+
+static inline bool set_add(PointSet *s, Point p)
+{
+    uint64_t m = UINT64_C(1) << (p & 63);
+    if (s->bits[p >> 6] & m)
+        return false;
+    s->bits[p >> 6] |= m;
+    return true;
+}
+
+int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
+{
+    bool exact = thr_exact(c, rs);
+    PointSet seen = { { 0, 0, 0, 0 } };
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            if (pop16(b->line[c - 1][d][idx]) < 4)
+                continue;
+            uint16_t own, blk;
+            line_masks(b, c, d, idx, &own, &blk);
+            uint16_t f = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
+            while (f) {
+                int pos = __builtin_ctz(f);
+                f &= (uint16_t)(f - 1);
+                Point p = thr_line_point(d, idx, pos);
+                if (set_add(&seen, p))
+                    out[n++] = p;
+            }
+        }
+    return n;
+}
+
+int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
+{
+    assert(p < BOARD_POINTS && board_at(b, p) == EMPTY);
+    bool exact = thr_exact(c, rs);
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        if (pop16(own) < 3)
+            continue;
+        uint16_t f = thr_line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
+        while (f) {
+            int q = __builtin_ctz(f);
+            f &= (uint16_t)(f - 1);
+            Point pt = thr_line_point(d, idx, q);
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                dup |= out[i] == pt;
+            if (!dup)
+                out[n++] = pt;
+        }
+    }
+    return n;
+}
+
+int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
+{
+    bool exact = thr_exact(c, rs);
+    PointSet seen = { { 0, 0, 0, 0 } };
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            if (pop16(b->line[c - 1][d][idx]) < 3)
+                continue;
+            uint16_t own, blk;
+            line_masks(b, c, d, idx, &own, &blk);
+            unsigned e = window_empties(line_windows(own, blk, exact, 3), own);
+            while (e) {
+                int pos = __builtin_ctz(e);
+                e &= e - 1;
+                Point p = thr_line_point(d, idx, pos);
+                if (set_add(&seen, p))
+                    out[n++] = p;
+            }
+        }
+    return n;
+}
+
+int thr_window_points(const Board *b, Color c, int need, Point *out)
+{
+    PointSet seen = { { 0, 0, 0, 0 } };
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            if (pop16(b->line[c - 1][d][idx]) < need)
+                continue;
+            uint16_t own, blk;
+            line_masks(b, c, d, idx, &own, &blk);
+            unsigned acc = 0;
+            for (int s = 0; s <= BOARD_SIZE - 5; s++) {
+                unsigned w = 0x1fu << s;
+                if (!(blk & w) && pop16(own & w) >= need)
+                    acc |= w & ~own;
+            }
+            while (acc) {
+                int pos = __builtin_ctz(acc);
+                acc &= acc - 1;
+                Point p = thr_line_point(d, idx, pos);
+                if (set_add(&seen, p))
+                    out[n++] = p;
+            }
+        }
+    return n;
+}
+
+bool thr_legal(Board *b, Point p, Color c, RuleSet rs)
+{
+    if (board_at(b, p) != EMPTY)
+        return false;
+    return !(rs == RULE_RENJU && c == BLACK && rules_is_forbidden(b, p));
+}
+
+int thr_double_wins(Board *b, Color c, RuleSet rs, Point *out, bool first)
+{
+    Point mv[BOARD_POINTS], f[8];
+    int nm = thr_four_moves(b, c, rs, mv), n = 0;
+    for (int i = 0; i < nm; i++) {
+        if (thr_fives_after(b, mv[i], c, rs, f) < 2 || !thr_legal(b, mv[i], c, rs))
+            continue;
+        out[n++] = mv[i];
+        if (first)
+            break;
+    }
+    return n;
+}
+
+bool thr_short_loss(Board *b, Point x, RuleSet rs)
+{
+    Color def = b->to_move, att = color_other(def);
+    Point buf[BOARD_POINTS], f[8];
+    bool loss;
+    board_play(b, x);
+    if (thr_five_points(b, att, rs, buf) > 0) {
+        loss = true;
+    } else {
+        int nd = thr_five_points(b, def, rs, buf);
+        if (nd >= 2)
+            loss = false;
+        else if (nd == 1)
+            loss = thr_fives_after(b, buf[0], att, rs, f) >= 2 && thr_legal(b, buf[0], att, rs);
+        else
+            loss = thr_double_wins(b, att, rs, buf, true) > 0;
+    }
+    board_undo(b);
+    return loss;
+}
+
+int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, bool first)
+{
+    Point f[8];
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        unsigned cand = 0;
+        for (int s = pos - 4; s <= pos; s++) {
+            if (s < 0 || s > BOARD_SIZE - 5)
+                continue;
+            unsigned w = 0x1fu << s;
+            if (!(blk & w) && pop16(own & w) == 3)
+                cand |= w & ~own;
+        }
+        while (cand) {
+            int q = __builtin_ctz(cand);
+            cand &= cand - 1;
+            Point w = thr_line_point(d, idx, q);
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                dup |= out[i] == w;
+            if (dup || thr_fives_after(b, w, c, rs, f) < 2 || !thr_legal(b, w, c, rs))
+                continue;
+            out[n++] = w;
+            if (first)
+                return n;
+        }
+    }
+    return n;
+}
+
+void thr_mark_lines(Point p, uint64_t set[4])
+{
+    int col = point_col(p), row = point_row(p);
+    set[p >> 6] |= UINT64_C(1) << (p & 63);
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int k = -5; k <= 5; k++) {
+            int cc = col + k * DIR_DC[d], rr = row + k * DIR_DR[d];
+            if (!point_on_board(cc, rr))
+                continue;
+            Point q = point_make(cc, rr);
+            set[q >> 6] |= UINT64_C(1) << (q & 63);
+        }
+}
+
+int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
+{
+    bool exact = thr_exact(c, rs);
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        uint16_t own2 = (uint16_t)(own | (1u << pos));
+        if (thr_line_fives(own2, blk, exact, pos - 4, pos))
+            continue;
+        for (int s = pos - 4; s <= pos; s++) {
+            if (s < 0 || s > BOARD_SIZE - 5)
+                continue;
+            unsigned w = 0x1fu << s;
+            if (!(blk & w) && pop16(own & w) >= 2) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}

@@ -1,0 +1,118 @@
+/*
+ * threat.h - fast threat primitives shared by VCF and VCT search.
+ *
+ * Everything here works on the incremental line bit masks of the board
+ * (board.h) and is purely geometric: "five point", "four move" and "double
+ * win move" ignore whether a black stone there would be forbidden, except
+ * thr_legal() and thr_double_wins(), which ask the rules module (rules.h) for
+ * that.  Tests check these against rules.h on random positions.
+ *
+ * Vocabulary (colour c, rule set rs):
+ *   - five point: an empty point where a c stone wins at once (five that
+ *     counts: exactly five for black under renju and everyone under standard,
+ *     five or more otherwise);
+ *   - four move: an empty point where a c stone leaves c at least one new
+ *     five point through it (geometric, forbidden or not);
+ *   - double-win move: a legal move for c that leaves c two or more five
+ *     points (a straight four, or for white also a double four).  These are
+ *     the moves of the proof format's short loss (b) (proof.h).
+ *
+ * Thread safety: no state; safe on distinct boards.  Functions that take a
+ * non-const Board only call the rules module, which restores the board.
+ */
+#ifndef RJ_THREAT_H
+#define RJ_THREAT_H
+
+#include "board.h"
+#include "types.h"
+
+/* Does colour c need exactly five (black under renju, everyone under standard)? */
+static inline bool thr_exact(Color c, RuleSet rs)
+{
+    assert(c == BLACK || c == WHITE);
+    return rs == RULE_STANDARD || (rs == RULE_RENJU && c == BLACK);
+}
+
+/* Point at position pos of line idx in direction dir (pos must be on the board). */
+static inline Point thr_line_point(int dir, int idx, int pos)
+{
+    assert(dir >= 0 && dir < NUM_DIRS && pos >= 0 && pos < BOARD_SIZE);
+    switch (dir) {
+    case DIR_E: return point_make(pos, idx);
+    case DIR_N: return point_make(idx, pos);
+    case DIR_NE: return point_make(pos, pos - (idx - (BOARD_SIZE - 1)));
+    default: return point_make(pos, idx - pos);
+    }
+}
+
+/*
+ * Five points of one line: own = c's stones, blk = opponent stones and
+ * off-board positions, windows starting at lo..hi (clamped to 0..10).
+ * Returns the mask of empty positions completing a five that counts.
+ */
+uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi);
+
+/* Is p (empty) a five point of c? */
+bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs);
+
+/* All five points of c, distinct; writes up to BOARD_POINTS to out, returns the count. */
+int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out);
+
+/*
+ * The five points a c stone on empty p would create through p (distinct, at
+ * most 8), written to out; returns the count (0: p is no four move).
+ */
+int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out);
+
+/* All four moves of c (distinct, geometric), written to out; returns the count. */
+int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out);
+
+/*
+ * Empty points that share a five-window free of opponent stones with at least
+ * `need` stones of c (so a c stone there has need+1 stones in that window).
+ * need = 2 gives the candidates for three-making moves.  Distinct; returns
+ * the count.
+ */
+int thr_window_points(const Board *b, Color c, int need, Point *out);
+
+/* Is p a legal move for c (empty; not a forbidden black point under renju)? */
+bool thr_legal(Board *b, Point p, Color c, RuleSet rs);
+
+/*
+ * Double-win moves of c (see above), written to out; returns the count.
+ * When `first` is true, stops at the first one found.
+ */
+int thr_double_wins(Board *b, Color c, RuleSet rs, Point *out, bool first);
+
+/*
+ * Double-win moves of c that use the c stone on p: four moves on the lines
+ * through p in five-windows containing p (the moves a new three or four at p
+ * creates).  Same output as thr_double_wins().
+ */
+int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, bool first);
+
+/*
+ * Points whose occupation can change whether p is a five point, a four move
+ * or a double-win move of either colour: p and the points within five steps
+ * of p along its four lines.  Sets bit q of set (4 x 64-bit words).
+ */
+void thr_mark_lines(Point p, uint64_t set[4]);
+
+/*
+ * Number of directions through empty p in which a c stone on p would lie in
+ * a five-window free of opponent stones with at least two other c stones, not
+ * counting directions where p makes a four.  A black point with a count of
+ * 0 or 1 cannot become a double-three through distant stones (RIF 9.3
+ * recursion), which bounds the defences of a black three (vct.c).
+ */
+int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs);
+
+/*
+ * Is the defender move x (a legal move for the side to move, or POINT_PASS)
+ * a "short loss" of the proof format (proof.h): after it, the attacker (the
+ * other side) can win at once, or has a double-win move after which the
+ * defender has no five point?  Plays x on b and undoes it.
+ */
+bool thr_short_loss(Board *b, Point x, RuleSet rs);
+
+#endif /* RJ_THREAT_H */

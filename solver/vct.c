@@ -1,0 +1,518 @@
+/* vct.c - see vct.h. */
+#include "vct.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "error.h"
+#include "rules.h"
+#include "threat.h"
+
+/* Node kinds: open (not expanded), inner (expanded with children), terminals. */
+enum { K_OPEN, K_INNER, K_FIVE, K_DOUBLE, K_VCF, K_DONE, K_LOST };
+enum { DEFAULT_DEPTH = 40, MAX_DEPTH = 250, POLL_MASK = 63 };
+
+typedef struct {
+    ProofNum pn, dn;
+    uint32_t child;  /* index of the first child (children are contiguous) */
+    uint16_t nchild;
+    Point move;      /* move leading to this node */
+    uint8_t kind;
+    Point win;       /* K_FIVE: the five point; K_DOUBLE: the double-win move */
+} Node;
+
+struct VctCtx {
+    VcfCtx *vcf;
+    Node *node;
+    uint32_t cap, used;
+    uint64_t vcf_budget;
+    /* per search */
+    Color att, def;
+    RuleSet rs;
+    bool root_or, abort;
+    uint64_t nodes, max_nodes;
+    double deadline;
+    const atomic_bool *stop;
+    int max_depth;
+    Key root_key;
+    bool proven;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+VctCtx *vct_new(int tt_log2, uint32_t max_tree)
+{
+    VctCtx *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (max_tree < 16)
+        max_tree = 16;
+    c->vcf = vcf_new(tt_log2);
+    c->node = malloc((size_t)max_tree * sizeof *c->node);
+    if (!c->vcf || !c->node) {
+        vct_free(c);
+        return NULL;
+    }
+    c->cap = max_tree;
+    c->vcf_budget = 2000;
+    return c;
+}
+
+void vct_free(VctCtx *ctx)
+{
+    if (!ctx)
+        return;
+    vcf_free(ctx->vcf);
+    free(ctx->node);
+    free(ctx);
+}
+
+void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes) { ctx->vcf_budget = nodes; }
+
+/*
+ * thr_short_loss() for a defender move x when neither side has a five point
+ * and w[0..nw) are the attacker's double-win moves: first try whether one of
+ * them survives x (the usual case), else decide with the full test.
+ */
+static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *w, int nw)
+{
+    Color def = b->to_move, att = color_other(def);
+    Point fd[8], f[8];
+    int nfd = thr_fives_after(b, x, def, rs, fd);
+    if (nfd >= 2)
+        return false;
+    bool loss = false;
+    board_play(b, x);
+    for (int i = 0; i < nw && !loss; i++) {
+        if (w[i] == x || (nfd == 1 && fd[0] != w[i]))
+            continue;
+        loss = thr_fives_after(b, w[i], att, rs, f) >= 2 && thr_legal(b, w[i], att, rs);
+    }
+    board_undo(b);
+    return loss || thr_short_loss(b, x, rs);
+}
+
+int vct_defences(Board *b, RuleSet rs, Point *out)
+{
+    Color def = b->to_move, att = color_other(def);
+    Point w[BOARD_POINTS], f[BOARD_POINTS];
+    int nw = thr_double_wins(b, att, rs, w, false);
+    if (nw == 0)
+        return -1;
+    uint64_t set[4] = { 0, 0, 0, 0 };
+    bool all = false;
+    if (rs == RULE_RENJU && att == BLACK)
+        for (int i = 0; i < nw && !all; i++)
+            all = thr_three_dirs(b, w[i], att, rs) >= 2;
+    if (all) {
+        memset(set, 0xff, sizeof set);
+    } else {
+        thr_mark_lines(w[0], set);
+        for (int i = 1; i < nw; i++) {
+            uint64_t m[4] = { 0, 0, 0, 0 };
+            thr_mark_lines(w[i], m);
+            for (int j = 0; j < 4; j++)
+                set[j] &= m[j];
+        }
+    }
+    int nf = thr_four_moves(b, def, rs, f);
+    for (int i = 0; i < nf; i++)
+        set[f[i] >> 6] |= UINT64_C(1) << (f[i] & 63);
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        if (!(set[p >> 6] >> (p & 63) & 1) || board_at(b, (Point)p) != EMPTY)
+            continue;
+        if (thr_legal(b, (Point)p, def, rs) && !quick_short_loss(b, (Point)p, rs, w, nw))
+            out[n++] = (Point)p;
+    }
+    return n;
+}
+
+static bool out_of_budget(VctCtx *c)
+{
+    if (c->abort)
+        return true;
+    if (c->max_nodes && c->nodes >= c->max_nodes)
+        return c->abort = true;
+    if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
+        return c->abort = true;
+    if (c->deadline > 0 && now_s() > c->deadline)
+        return c->abort = true;
+    return false;
+}
+
+static void set_proven(Node *n, int kind)
+{
+    n->kind = (uint8_t)kind;
+    n->pn = 0;
+    n->dn = PN_INF;
+}
+
+static void set_lost(Node *n)
+{
+    n->kind = K_LOST;
+    n->pn = PN_INF;
+    n->dn = 0;
+}
+
+/* Give node n the children moves[0..k); false when the tree is full. */
+static bool add_children(VctCtx *c, uint32_t n, const Point *moves, int k, bool or_node)
+{
+    if (c->used + (uint32_t)k > c->cap) {
+        c->abort = true;
+        return false;
+    }
+    Node *nd = &c->node[n];
+    nd->child = c->used;
+    nd->nchild = (uint16_t)k;
+    nd->kind = K_INNER;
+    for (int i = 0; i < k; i++) {
+        Node *ch = &c->node[c->used++];
+        memset(ch, 0, sizeof *ch);
+        ch->pn = ch->dn = 1;
+        ch->move = moves[i];
+        ch->kind = K_OPEN;
+    }
+    nd->pn = or_node ? 1 : (ProofNum)k;
+    nd->dn = or_node ? (ProofNum)k : 1;
+    return true;
+}
+
+/* Is the attacker threatening (a five point or a double-win move) on b? */
+static bool has_threat(VctCtx *c, Board *b)
+{
+    Point buf[BOARD_POINTS];
+    return thr_five_points(b, c->att, c->rs, buf) > 0 || thr_double_wins(b, c->att, c->rs, buf, true) > 0;
+}
+
+/* Expand an attacker node (attacker to move); depth = attacker moves made so far. */
+static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
+{
+    Node *nd = &c->node[n];
+    Point buf[BOARD_POINTS], mv[BOARD_POINTS], f[8];
+    if (thr_five_points(b, c->att, c->rs, buf) > 0) {
+        nd->win = buf[0];
+        set_proven(nd, K_FIVE);
+        return;
+    }
+    int nd5 = thr_five_points(b, c->def, c->rs, buf);
+    if (nd5 >= 2) {
+        set_lost(nd);
+        return;
+    }
+    if (nd5 == 1) {
+        Point p = buf[0];
+        bool ok = thr_legal(b, p, c->att, c->rs);
+        if (ok) {
+            board_play(b, p);
+            ok = has_threat(c, b);
+            board_undo(b);
+        }
+        if (!ok)
+            set_lost(nd);
+        else
+            add_children(c, n, &p, 1, true);
+        return;
+    }
+    if (thr_double_wins(b, c->att, c->rs, buf, true) > 0) {
+        nd->win = buf[0];
+        set_proven(nd, K_DOUBLE);
+        return;
+    }
+    if (depth >= c->max_depth) {
+        set_lost(nd);
+        return;
+    }
+    if (c->vcf_budget) {
+        VcfResult vr;
+        ThreatOpts o = { .max_nodes = c->vcf_budget, .stop = c->stop };
+        vcf_search(c->vcf, b, c->att, c->rs, &o, &vr);
+        c->nodes += vr.nodes;
+        if (vr.result == RESULT_PROVEN) {
+            set_proven(nd, K_VCF);
+            return;
+        }
+    }
+    /* Threat moves: legal fours, then legal threes. */
+    uint64_t seen[4] = { 0, 0, 0, 0 };
+    int k = 0;
+    int n4 = thr_four_moves(b, c->att, c->rs, buf);
+    for (int i = 0; i < n4; i++) {
+        seen[buf[i] >> 6] |= UINT64_C(1) << (buf[i] & 63);
+        if (thr_fives_after(b, buf[i], c->att, c->rs, f) > 0 && thr_legal(b, buf[i], c->att, c->rs))
+            mv[k++] = buf[i];
+    }
+    int n3 = thr_window_points(b, c->att, 2, buf);
+    for (int i = 0; i < n3; i++) {
+        Point p = buf[i];
+        if (seen[p >> 6] >> (p & 63) & 1)
+            continue;
+        if (!thr_legal(b, p, c->att, c->rs))
+            continue;
+        board_play(b, p);
+        bool three = thr_double_wins_near(b, p, c->att, c->rs, f, true) > 0;
+        board_undo(b);
+        if (three)
+            mv[k++] = p;
+    }
+    if (k == 0)
+        set_lost(nd);
+    else
+        add_children(c, n, mv, k, true);
+}
+
+/* Expand a defender node (defender to move). */
+static void expand_and(VctCtx *c, Board *b, uint32_t n)
+{
+    Node *nd = &c->node[n];
+    Point buf[BOARD_POINTS];
+    if (thr_five_points(b, c->def, c->rs, buf) > 0) {
+        set_lost(nd);
+        return;
+    }
+    int na = thr_five_points(b, c->att, c->rs, buf);
+    if (na >= 2) {
+        set_proven(nd, K_DONE);
+        return;
+    }
+    if (na == 1) {
+        if (!thr_legal(b, buf[0], c->def, c->rs))
+            set_proven(nd, K_DONE);
+        else
+            add_children(c, n, buf, 1, false);
+        return;
+    }
+    int k = vct_defences(b, c->rs, buf);
+    if (k < 0)
+        set_lost(nd);
+    else if (k == 0)
+        set_proven(nd, K_DONE);
+    else
+        add_children(c, n, buf, k, false);
+}
+
+static void update(VctCtx *c, uint32_t n, bool or_node)
+{
+    Node *nd = &c->node[n];
+    ProofNum pn = or_node ? PN_INF : 0, dn = or_node ? 0 : PN_INF;
+    for (uint32_t i = 0; i < nd->nchild; i++) {
+        const Node *ch = &c->node[nd->child + i];
+        if (or_node) {
+            pn = ch->pn < pn ? ch->pn : pn;
+            dn = pn_add(dn, ch->dn);
+        } else {
+            pn = pn_add(pn, ch->pn);
+            dn = ch->dn < dn ? ch->dn : dn;
+        }
+    }
+    nd->pn = pn;
+    nd->dn = dn;
+}
+
+/* Child of n with the smallest pn (OR) or dn (AND). */
+static uint32_t best_child(const VctCtx *c, uint32_t n, bool or_node)
+{
+    const Node *nd = &c->node[n];
+    uint32_t best = nd->child;
+    ProofNum bv = PN_INF;
+    for (uint32_t i = 0; i < nd->nchild; i++) {
+        const Node *ch = &c->node[nd->child + i];
+        ProofNum v = or_node ? ch->pn : ch->dn;
+        if (v < bv) {
+            bv = v;
+            best = nd->child + i;
+        }
+    }
+    return best;
+}
+
+/* Append the principal line below node n (board at n) to out; plays and undoes. */
+static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out);
+
+static void finish_line(VctCtx *c, Board *b, bool att_turn, VctResult *out)
+{
+    Point buf[BOARD_POINTS];
+    int played = 0;
+    while (out->len < VCF_MAX_LINE - 2) {
+        if (att_turn) {
+            if (thr_five_points(b, c->att, c->rs, buf) > 0) {
+                out->line[out->len++] = buf[0];
+                break;
+            }
+            if (thr_double_wins(b, c->att, c->rs, buf, true) == 0)
+                break;
+            out->line[out->len++] = buf[0];
+        } else {
+            int na = thr_five_points(b, c->att, c->rs, buf);
+            int i = 0;
+            while (i < na && !thr_legal(b, buf[i], c->def, c->rs))
+                i++;
+            /* Block a five point if there is one the defender may play, else pass. */
+            buf[0] = i < na ? buf[i] : POINT_PASS;
+            out->line[out->len++] = buf[0];
+        }
+        board_play(b, out->line[out->len - 1]);
+        played++;
+        att_turn = !att_turn;
+    }
+    while (played--)
+        board_undo(b);
+}
+
+static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out)
+{
+    const Node *nd = &c->node[n];
+    if (nd->kind == K_VCF) {
+        VcfResult vr;
+        vcf_search(c->vcf, b, c->att, c->rs, NULL, &vr);
+        for (int i = 0; i < vr.len && out->len < VCF_MAX_LINE; i++)
+            out->line[out->len++] = vr.line[i];
+        return;
+    }
+    if (nd->kind != K_INNER || out->len >= VCF_MAX_LINE - 4) {
+        finish_line(c, b, or_node, out);
+        return;
+    }
+    uint32_t ch = nd->child;
+    if (or_node)
+        while (c->node[ch].pn != 0)
+            ch++;
+    out->line[out->len++] = c->node[ch].move;
+    board_play(b, c->node[ch].move);
+    pv(c, b, ch, !or_node, out);
+    board_undo(b);
+}
+
+int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VctResult *out)
+{
+    static const ThreatOpts none = { 0 };
+    if (!opts)
+        opts = &none;
+    memset(out, 0, offsetof(VctResult, line));
+    out->result = RESULT_UNKNOWN;
+    VctCtx *c = ctx;
+    c->proven = false;
+    if (attacker != BLACK && attacker != WHITE)
+        return RJ_EBADARG;
+    c->att = attacker;
+    c->def = color_other(attacker);
+    c->rs = rs;
+    c->max_depth = opts->max_depth > 0 ? (opts->max_depth < MAX_DEPTH ? opts->max_depth : MAX_DEPTH) : DEFAULT_DEPTH;
+    if (b->ply + 2 * c->max_depth + 4 > MAX_PLY)
+        return RJ_EBADARG;
+    c->nodes = 0;
+    c->max_nodes = opts->max_nodes;
+    c->deadline = opts->max_time_s > 0 ? now_s() + opts->max_time_s : 0;
+    c->stop = opts->stop;
+    c->abort = false;
+    c->root_or = b->to_move == attacker;
+    c->root_key = b->key;
+    c->used = 1;
+    memset(&c->node[0], 0, sizeof c->node[0]);
+    c->node[0].pn = c->node[0].dn = 1;
+    c->node[0].move = POINT_NONE;
+    uint32_t path[2 * MAX_DEPTH + 8];
+    while (c->node[0].pn != 0 && c->node[0].dn != 0) {
+        if ((c->nodes & POLL_MASK) == 0 && out_of_budget(c))
+            break;
+        if (c->max_nodes && c->nodes >= c->max_nodes)
+            break;
+        int np = 0, depth = 0;
+        uint32_t n = 0;
+        bool or_node = c->root_or;
+        path[np++] = 0;
+        while (c->node[n].kind == K_INNER && np < (int)(sizeof path / sizeof path[0]) - 1) {
+            n = best_child(c, n, or_node);
+            board_play(b, c->node[n].move);
+            depth += or_node;
+            or_node = !or_node;
+            path[np++] = n;
+        }
+        c->nodes++;
+        if (or_node)
+            expand_or(c, b, n, depth);
+        else
+            expand_and(c, b, n);
+        if (c->node[n].kind == K_OPEN) /* tree full */
+            c->abort = true;
+        for (int i = np - 2; i >= 0; i--) {
+            board_undo(b);
+            update(c, path[i], c->root_or == (i % 2 == 0));
+        }
+        if (c->abort)
+            break;
+    }
+    out->nodes = c->nodes;
+    out->tree_nodes = c->used;
+    if (c->node[0].pn == 0) {
+        out->result = RESULT_PROVEN;
+        c->proven = true;
+        pv(c, b, 0, c->root_or, out);
+    } else if (c->node[0].dn == 0) {
+        out->result = RESULT_DISPROVEN;
+    }
+    return 0;
+}
+
+static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter *w)
+{
+    const Node *nd = &c->node[n];
+    int rc;
+    if (or_node) {
+        switch (nd->kind) {
+        case K_FIVE: return pw_u8(w, nd->win);
+        case K_DOUBLE:
+            pw_u8(w, nd->win);
+            return pw_u16(w, 0);
+        case K_VCF: {
+            VcfResult vr;
+            rc = vcf_write_proof(c->vcf, b, c->att, c->rs, NULL, w, &vr);
+            return rc == RJ_ENOTFOUND ? RJ_EINTERNAL : rc;
+        }
+        case K_INNER: {
+            uint32_t ch = nd->child;
+            while (ch < nd->child + nd->nchild && c->node[ch].pn != 0)
+                ch++;
+            if (ch == nd->child + nd->nchild)
+                return RJ_EINTERNAL;
+            pw_u8(w, c->node[ch].move);
+            board_play(b, c->node[ch].move);
+            rc = write_node(c, b, ch, false, w);
+            board_undo(b);
+            return rc;
+        }
+        default: return RJ_EINTERNAL;
+        }
+    }
+    if (nd->kind == K_DONE)
+        return pw_u16(w, 0);
+    if (nd->kind != K_INNER)
+        return RJ_EINTERNAL;
+    pw_u16(w, nd->nchild);
+    for (uint32_t i = 0; i < nd->nchild; i++) {
+        const Node *ch = &c->node[nd->child + i];
+        if (ch->pn != 0)
+            return RJ_EINTERNAL;
+        pw_u8(w, ch->move);
+        board_play(b, ch->move);
+        rc = write_node(c, b, nd->child + i, true, w);
+        board_undo(b);
+        if (rc)
+            return rc;
+    }
+    return w->err;
+}
+
+int vct_write_proof(VctCtx *ctx, Board *b, ProofWriter *w)
+{
+    if (!ctx->proven || b->key != ctx->root_key)
+        return RJ_ENOTFOUND;
+    return write_node(ctx, b, 0, ctx->root_or, w);
+}
