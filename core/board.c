@@ -130,9 +130,13 @@ bool board_check(const Board *b)
         return false;
     if (stones[0] != b->stones[0] || stones[1] != b->stones[1])
         return false;
-    for (int i = b->base_ply; i < b->ply; i++) {
+    if (b->to_move != BLACK && b->to_move != WHITE)
+        return false;
+    /* Every move in the history stands on the board in the colour of the side that made it. */
+    Color mover = color_other(b->to_move);
+    for (int i = b->ply - 1; i >= b->base_ply; i--, mover = color_other(mover)) {
         Point p = b->hist[i];
-        if (p != POINT_PASS && (p >= BOARD_POINTS || b->cell[p] == EMPTY))
+        if (p != POINT_PASS && (p >= BOARD_POINTS || b->cell[p] != mover))
             return false;
     }
     for (int d = 0; d < NUM_DIRS; d++)

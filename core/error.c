@@ -18,6 +18,7 @@ const char *rj_strerror(int err)
     case RJ_ENODB: return "database missing";
     case RJ_ESCHEMA: return "unsupported database schema version";
     case RJ_EBADDATA: return "malformed data";
+    case RJ_ECONFLICT: return "contradictory results";
     default: return err > 0 ? strerror(err) : "unknown error";
     }
 }

@@ -20,7 +20,8 @@ enum {
     RJ_EINTR = -30907,     /* interrupted (stop flag) */
     RJ_ENODB = -30908,     /* database missing */
     RJ_ESCHEMA = -30909,   /* database schema version not supported */
-    RJ_EBADDATA = -30910   /* malformed data file / record */
+    RJ_EBADDATA = -30910,  /* malformed data file / record */
+    RJ_ECONFLICT = -30911  /* contradictory results (proven vs disproven) */
 };
 
 /* Static description of an error code; never NULL. */

@@ -1,7 +1,6 @@
 /* openings.c - see openings.h. */
 #include "openings.h"
 
-#include <strings.h>
 
 /* Point (col,row) as a constant expression. */
 #define P(c, r) ((Point)((r) * BOARD_SIZE + (c)))
@@ -41,13 +40,49 @@ const Opening *opening_get(int i)
     return i >= 0 && i < NUM_OPENINGS ? &OPENINGS[i] : NULL;
 }
 
+/* Other spellings people use: romaji with long vowels, Japanese kanji and
+ * traditional Chinese characters. */
+static const struct { const char *alias, *code; } ALIASES[] = {
+    { "Sousei", "D3" }, { "Shougetsu", "D8" }, { "Kyuugetsu", "D9" }, { "Yuusei", "D13" },
+    { "Chousei", "I1" }, { "Kyougetsu", "I2" }, { "Kousei", "I3" }, { "Ryuusei", "I5" },
+    { "Hougetsu", "I7" }, { "Myoujou", "I10" }, { "Myoujo", "I10" },
+    { "渓月", "D2" }, { "疎星", "D3" }, { "殘月", "D5" }, { "遊星", "D13" },
+    { "長星", "I1" }, { "峽月", "I2" }, { "恆星", "I3" }, { "雲月", "I6" }, { "嵐月", "I8" }, { "銀月", "I9" },
+};
+
+/*
+ * Compare two names ignoring ASCII case and the ASCII characters space, '-'
+ * and '_' (so "Cold Star", "cold-star" and "coldstar" are one name).
+ */
+static int ascii_lower(char ch) { return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : (unsigned char)ch; }
+
+static bool same_name(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '-' || *a == '_')
+            a++;
+        while (*b == ' ' || *b == '-' || *b == '_')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (ascii_lower(*a) != ascii_lower(*b))
+            return false;
+        a++, b++;
+    }
+}
+
 const Opening *opening_find(const char *name)
 {
+    if (!*name)
+        return NULL;
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = &OPENINGS[i];
-        if (!strcasecmp(name, o->code) || !strcasecmp(name, o->japanese) ||
-            !strcasecmp(name, o->chinese) || !strcasecmp(name, o->english))
+        if (same_name(name, o->code) || same_name(name, o->japanese) || same_name(name, o->chinese) ||
+            same_name(name, o->english))
             return o;
     }
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (same_name(name, ALIASES[i].alias))
+            return opening_find(ALIASES[i].code);
     return NULL;
 }

@@ -20,8 +20,11 @@ typedef struct {
 const Opening *opening_get(int i);
 
 /*
- * Find an opening by code, romaji or Chinese name or English gloss,
- * case-insensitively.  Returns NULL when none matches.
+ * Find an opening by code ("D4"), romaji ("Kagetsu", also long-vowel spellings
+ * such as "Kyuugetsu"), Chinese name ("花月", also traditional characters and
+ * the Japanese kanji) or English gloss ("Flower Moon").  ASCII case, spaces,
+ * '-' and '_' are ignored ("flower-moon", "FLOWERMOON").  Returns NULL when
+ * none matches (and for "").  The returned pointer is static.
  */
 const Opening *opening_find(const char *name);
 

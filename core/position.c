@@ -1,7 +1,6 @@
 /* position.c - see position.h. */
 #include "position.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,31 +9,65 @@
 #include "notation.h"
 #include "openings.h"
 #include "rules.h"
+#include "zobrist.h"
 
-/* Play moves[0..n) on b, checking each for legality. */
+static bool is_alpha(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+static bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+static bool is_tag(const char *q) { return (*q == 'B' || *q == 'b' || *q == 'W' || *q == 'w') && q[1] == ':'; }
+
+static const char *skip_seps(const char *q)
+{
+    while (*q && notation_is_sep(*q))
+        q++;
+    return q;
+}
+
+/* End of the word starting at q (a word ends at a separator). */
+static const char *word_end(const char *q)
+{
+    while (*q && !notation_is_sep(*q))
+        q++;
+    return q;
+}
+
+static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
+
+/* The game result after the moves so far, as text for messages. */
+static const char *over_text(Color winner) { return winner == BLACK ? "black won" : winner == WHITE ? "white won" : "drawn"; }
+
+/* Play moves[0..n) on b, checking each for legality; the game must not be over at the end. */
 static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *err, size_t errlen)
 {
+    char pt[8];
+    Color winner;
     for (int i = 0; i < n; i++) {
-        char pt[8];
         Point p = moves[i];
-        Color winner;
         if (rules_game_over(b, rs, &winner)) {
-            snprintf(err, errlen, "move %d '%s' comes after the game is over", i + 1, notation_point_str(p, pt));
+            snprintf(err, errlen, "move %d '%s' comes after the game is over (%s)", i + 1, notation_point_str(p, pt),
+                     over_text(winner));
             return RJ_EBADPOS;
         }
         if (p != POINT_PASS && board_at(b, p) != EMPTY) {
-            snprintf(err, errlen, "move %d '%s' is on an occupied point", i + 1, notation_point_str(p, pt));
+            snprintf(err, errlen, "move %d '%s' is on an occupied point (two stones on one point)", i + 1,
+                     notation_point_str(p, pt));
             return RJ_EBADPOS;
         }
         if (b->ply >= MAX_PLY - 1) {
-            snprintf(err, errlen, "too many moves");
+            snprintf(err, errlen, "too many moves at move %d '%s'", i + 1, notation_point_str(p, pt));
             return RJ_EBADPOS;
         }
         if (!rules_is_legal(b, p, rs)) {
-            snprintf(err, errlen, "move %d '%s' is forbidden for black", i + 1, notation_point_str(p, pt));
+            ForbidKind k = rules_forbidden(b, p);
+            snprintf(err, errlen, "move %d '%s' is forbidden for black (%s)", i + 1, notation_point_str(p, pt),
+                     k == FORBID_OVERLINE ? "overline" : k == FORBID_DOUBLE_FOUR ? "double-four" : "double-three");
             return RJ_EBADPOS;
         }
         board_play(b, p);
+    }
+    if (n > 0 && rules_game_over(b, rs, &winner)) {
+        snprintf(err, errlen, "the game is already over after move %d '%s' (%s)", n,
+                 notation_point_str(moves[n - 1], pt), over_text(winner));
+        return RJ_EBADPOS;
     }
     return 0;
 }
@@ -43,37 +76,26 @@ static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *e
 static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char *err, size_t errlen)
 {
     const char *q = s;
-    while (*q) {
-        while (*q == ' ' || *q == '\t' || *q == ';')
-            q++;
+    char pt[8], tok[40];
+    for (;;) {
+        q = skip_seps(q);
         if (!*q)
             break;
-        Color c;
-        char tag = (char)toupper((unsigned char)q[0]);
-        if ((tag != 'B' && tag != 'W') || q[1] != ':') {
-            snprintf(err, errlen, "bad stone-set token '%.20s' (expected B:... W:...)", q);
+        if (!is_tag(q)) {
+            snprintf(err, errlen, "bad stone-set token '%s' (expected B:points W:points)",
+                     notation_token(q, tok, sizeof tok));
             return RJ_EBADPOS;
         }
-        c = tag == 'B' ? BLACK : WHITE;
+        Color c = (*q == 'B' || *q == 'b') ? BLACK : WHITE;
         q += 2;
-        /* Points up to the next colour tag. */
-        char buf[1024];
-        size_t n = 0;
-        while (*q && !((toupper((unsigned char)q[0]) == 'B' || toupper((unsigned char)q[0]) == 'W') && q[1] == ':')) {
-            if (n + 1 < sizeof buf)
-                buf[n++] = *q;
-            q++;
-        }
-        buf[n] = 0;
+        const char *end = q;
+        while (*end && !is_tag(end))
+            end++;
         Point pts[BOARD_POINTS];
-        char e2[128];
-        int k = notation_parse_moves(buf, pts, BOARD_POINTS, e2, sizeof e2);
-        if (k < 0) {
-            snprintf(err, errlen, "%s", e2);
+        int k = notation_parse_moves_n(q, (size_t)(end - q), pts, BOARD_POINTS, err, errlen);
+        if (k < 0)
             return RJ_EBADPOS;
-        }
         for (int i = 0; i < k; i++) {
-            char pt[8];
             if (pts[i] == POINT_PASS) {
                 snprintf(err, errlen, "bad stone 'pass' in a stone set");
                 return RJ_EBADPOS;
@@ -84,6 +106,7 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
             }
             board_setup_stone(b, pts[i], c);
         }
+        q = end;
     }
     int nb = b->stones[0], nw = b->stones[1];
     if (to_move == EMPTY) {
@@ -92,104 +115,155 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
         else if (nb == nw + 1)
             to_move = WHITE;
         else {
-            snprintf(err, errlen, "impossible stone counts (black %d, white %d): give --to-move", nb, nw);
+            snprintf(err, errlen, "impossible stone counts (black %d, white %d) without --to-move", nb, nw);
             return RJ_EBADPOS;
         }
     }
     board_set_to_move(b, to_move);
-    /* A stone set must not contain a finished game, nor (renju) a black stone
-     * on a point that is forbidden with the other black stones around it. */
+    if (board_stone_count(b) == BOARD_POINTS) {
+        snprintf(err, errlen, "the game is already over (the board is full)");
+        return RJ_EBADPOS;
+    }
+    /* No five may stand on the board: lift each stone and ask whether putting it back makes one. */
     for (int p = 0; p < BOARD_POINTS; p++) {
         Color c = board_at(b, (Point)p);
         if (c == EMPTY)
             continue;
-        char pt[8];
         Board t = *b;
-        /* Lift the stone and ask whether putting it back wins or is forbidden. */
         t.cell[p] = EMPTY;
         for (int d = 0; d < NUM_DIRS; d++)
             t.line[c - 1][d][board_line_index((Point)p, d)] &= (uint16_t)~(1u << board_line_pos((Point)p, d));
         t.stones[c - 1]--;
+        t.key ^= zob_stone(c, (Point)p);
         if (rules_makes_five(&t, (Point)p, c, rs)) {
-            snprintf(err, errlen, "the game is already won (five through '%s')", notation_point_str((Point)p, pt));
+            snprintf(err, errlen, "the game is already over (%s five through '%s')", color_name(c),
+                     notation_point_str((Point)p, pt));
             return RJ_EBADPOS;
         }
-    }
-    if (to_move == BLACK) {
-        /* Nothing more: which black stone came last is unknown. */
+        /* A black overline can only come from a forbidden move (the order of
+         * the other stones is unknown, so that is all a stone set can show). */
+        if (rs == RULE_RENJU && c == BLACK && rules_forbidden(&t, (Point)p) == FORBID_OVERLINE) {
+            snprintf(err, errlen, "black overline through '%s' (forbidden when played)", notation_point_str((Point)p, pt));
+            return RJ_EBADPOS;
+        }
     }
     return 0;
 }
 
+/* Does the word [q, e) contain a digit? */
+static bool has_digit(const char *q, const char *e)
+{
+    for (; q < e; q++)
+        if (is_digit(*q))
+            return true;
+    return false;
+}
+
+/*
+ * Find an opening at the start of s.  On success returns it and sets *rest to
+ * the text after the name.
+ */
+static const Opening *find_opening(const char *s, const char **rest)
+{
+    char word[80];
+    const Opening *o;
+    /* A code d1..d13 / i1..i13, possibly run on into moves ("d4j10"). */
+    if ((*s == 'd' || *s == 'D' || *s == 'i' || *s == 'I') && is_digit(s[1]) && s[1] != '0') {
+        int n = 1, v = 0;
+        while (is_digit(s[n]) && n < 4)
+            v = v * 10 + (s[n++] - '0');
+        if (v >= 1 && v <= 13 && !is_digit(s[n])) {
+            snprintf(word, sizeof word, "%c%d", *s, v);
+            if ((o = opening_find(word))) {
+                *rest = s + n;
+                return o;
+            }
+        }
+    }
+    /* A name in non-ASCII characters, possibly run on into moves ("花月j10"). */
+    if ((unsigned char)*s >= 0x80) {
+        size_t n = 0;
+        while ((unsigned char)s[n] >= 0x80)
+            n++;
+        if (n < sizeof word) {
+            memcpy(word, s, n);
+            word[n] = 0;
+            if ((o = opening_find(word))) {
+                *rest = s + n;
+                return o;
+            }
+        }
+    }
+    /* Two words without digits ("Flower Moon", "cold-star"), then one word. */
+    const char *e1 = word_end(s), *s2 = skip_seps(e1), *e2 = word_end(s2);
+    size_t l1 = (size_t)(e1 - s), l2 = (size_t)(e2 - s2);
+    if (l2 > 0 && !has_digit(s, e1) && !has_digit(s2, e2) && l1 + l2 + 2 <= sizeof word) {
+        snprintf(word, sizeof word, "%.*s %.*s", (int)l1, s, (int)l2, s2);
+        if ((o = opening_find(word))) {
+            *rest = e2;
+            return o;
+        }
+    }
+    if (l1 < sizeof word) {
+        snprintf(word, sizeof word, "%.*s", (int)l1, s);
+        if ((o = opening_find(word))) {
+            *rest = e1;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+/* Does the word [q, e) look like a name rather than moves (two letters in a row, or non-ASCII)? */
+static bool looks_like_name(const char *q, const char *e)
+{
+    for (; q < e; q++)
+        if ((unsigned char)*q >= 0x80 || (q + 1 < e && is_alpha(q[0]) && is_alpha(q[1])))
+            return true;
+    return false;
+}
+
 int position_parse(const char *s, RuleSet rs, Color to_move, Board *b, char *err, size_t errlen)
 {
+    char local[8];
+    if (!err) {
+        err = local;
+        errlen = sizeof local;
+    }
+    err[0] = 0;
     board_init(b);
-    while (*s == ' ')
-        s++;
-    if ((toupper((unsigned char)s[0]) == 'B' || toupper((unsigned char)s[0]) == 'W') && s[1] == ':')
+    s = skip_seps(s);
+    if (!*s) {
+        snprintf(err, errlen, "empty position");
+        return RJ_EBADPOS;
+    }
+    if (is_tag(s))
         return parse_stones(s, rs, to_move, b, err, errlen);
 
     Point moves[MAX_PLY];
     int n = 0;
-    /* An opening name first? Try the first word (and two words, for glosses). */
     const char *rest = s;
-    char word[64];
-    for (int words = 2; words >= 1; words--) {
-        const char *q = s;
-        size_t len = 0;
-        int w = 0;
-        while (*q && w < words) {
-            while (*q == ' ')
-                q++;
-            const char *st = q;
-            while (*q && *q != ' ' && *q != ',')
-                q++;
-            if (q == st)
-                break;
-            if (len + (size_t)(q - st) + 2 >= sizeof word)
-                break;
-            if (w)
-                word[len++] = ' ';
-            memcpy(word + len, st, (size_t)(q - st));
-            len += (size_t)(q - st);
-            w++;
-        }
-        word[len] = 0;
-        if (w != words)
-            continue;
-        const Opening *o = opening_find(word);
-        if (o) {
-            memcpy(moves, o->moves, sizeof o->moves);
-            n = 3;
-            rest = q;
-            break;
-        }
+    const Opening *o = find_opening(s, &rest);
+    if (o) {
+        memcpy(moves, o->moves, sizeof o->moves);
+        n = 3;
     }
-    char e2[128];
-    int k = notation_parse_moves(rest, moves + n, MAX_PLY - 1 - n, e2, sizeof e2);
+    int k = notation_parse_moves(rest, moves + n, MAX_PLY - 1 - n, err, errlen);
     if (k < 0) {
-        if (n == 0 && strspn(rest, "abcdefghijklmnoABCDEFGHIJKLMNO0123456789 ,;-") < strlen(rest)) {
-            int tl = 0;
-            while (rest[tl] == ' ')
-                rest++;
-            while (rest[tl] && rest[tl] != ' ' && tl < 40)
-                tl++;
-            snprintf(err, errlen, "unknown opening or bad move '%.*s'", tl, rest);
-        } else {
-            snprintf(err, errlen, "%s", e2);
-        }
+        const char *e = word_end(s);
+        Point tmp[8];
+        char tok[40];
+        if (!o && notation_parse_moves_n(s, (size_t)(e - s), tmp, 8, NULL, 0) < 0 && looks_like_name(s, e))
+            snprintf(err, errlen, "unknown opening or bad move '%s'", notation_token(s, tok, sizeof tok));
         return RJ_EBADPOS;
     }
     n += k;
-    if (n == 0) {
-        snprintf(err, errlen, "empty position");
-        return RJ_EBADPOS;
-    }
     int rc = play_checked(b, moves, n, rs, err, errlen);
     if (rc)
         return rc;
     if (to_move != EMPTY && to_move != b->to_move) {
-        snprintf(err, errlen, "--to-move contradicts the move sequence");
+        snprintf(err, errlen, "--to-move %s contradicts the move sequence (%s is to move after %d moves)",
+                 color_name(to_move), color_name(b->to_move), b->ply);
         return RJ_EBADPOS;
     }
     return 0;
@@ -215,8 +289,10 @@ char *position_str(const Board *b, char *buf, size_t len)
                 continue;
             char pt[8];
             w = snprintf(buf + at, len - at, "%s%s", first ? "" : ",", notation_point_str((Point)p, pt));
-            if (w < 0 || (size_t)w >= len - at)
+            if (w < 0 || (size_t)w >= len - at) {
+                buf[at] = 0;
                 return buf;
+            }
             at += (size_t)w;
             first = false;
         }

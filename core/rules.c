@@ -10,7 +10,11 @@
  */
 #include "rules.h"
 
+#include <stdatomic.h>
+#include <threads.h>
+
 #include "board.h"
+#include "pattern.h"
 
 /* On-board positions of line idx in direction dir (see board.h geometry). */
 static inline uint32_t line_valid(int dir, int idx)
@@ -22,6 +26,37 @@ static inline uint32_t line_valid(int dir, int idx)
     return ((2u << hi) - 1) & ~((1u << lo) - 1);
 }
 
+/* Line index and position of every point in every direction (read-only after init). */
+static uint8_t geo_idx[BOARD_POINTS][NUM_DIRS], geo_pos[BOARD_POINTS][NUM_DIRS];
+static uint16_t geo_valid[NUM_DIRS][NUM_LINES];
+static uint8_t geo_point[NUM_DIRS][NUM_LINES][BOARD_SIZE]; /* point at (dir, line, position) */
+static once_flag init_once = ONCE_FLAG_INIT;
+static atomic_bool init_done;
+
+static void build_tables(void)
+{
+    pattern_init();
+    for (int p = 0; p < BOARD_POINTS; p++)
+        for (int d = 0; d < NUM_DIRS; d++) {
+            geo_idx[p][d] = (uint8_t)board_line_index((Point)p, d);
+            geo_pos[p][d] = (uint8_t)board_line_pos((Point)p, d);
+            geo_point[d][geo_idx[p][d]][geo_pos[p][d]] = (uint8_t)p;
+        }
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int i = 0; i < board_num_lines(d); i++)
+            geo_valid[d][i] = (uint16_t)line_valid(d, i);
+    atomic_store(&init_done, true);
+}
+
+void rules_init(void) { call_once(&init_once, build_tables); }
+
+/* Entry points build the tables themselves if a caller forgot rules_init(). */
+static inline void ensure_init(void)
+{
+    if (__builtin_expect(!atomic_load_explicit(&init_done, memory_order_relaxed), 0))
+        rules_init();
+}
+
 /* One line through a point: a colour's stones and the empty on-board points. */
 typedef struct {
     uint32_t own;
@@ -31,9 +66,9 @@ typedef struct {
 /* Line through p in direction dir as seen by colour c (p itself as it is now). */
 static inline Line line_get(const Board *b, Point p, Color c, int dir)
 {
-    int idx = board_line_index(p, dir);
+    int idx = geo_idx[p][dir];
     uint32_t own = b->line[c - 1][dir][idx], opp = b->line[2 - c][dir][idx];
-    Line l = { own, line_valid(dir, idx) & ~own & ~opp };
+    Line l = { own, geo_valid[dir][idx] & ~own & ~opp };
     return l;
 }
 
@@ -108,8 +143,8 @@ static inline int line_straight_points(Line l, int i, bool exact, int *q)
 /* The point at position pos of the line through p in direction dir. */
 static inline Point line_point(Point p, int dir, int pos)
 {
-    int d = pos - board_line_pos(p, dir);
-    return point_make(point_col(p) + d * DIR_DC[dir], point_row(p) + d * DIR_DR[dir]);
+    assert(pos >= 0 && pos < BOARD_SIZE);
+    return geo_point[dir][geo_idx[p][dir]][pos];
 }
 
 /* Place / remove a stone in mind: cells and line masks only. */
@@ -117,91 +152,172 @@ static inline void put_mind(Board *b, Point p, Color c)
 {
     b->cell[p] = (uint8_t)c;
     for (int d = 0; d < NUM_DIRS; d++)
-        b->line[c - 1][d][board_line_index(p, d)] |= (uint16_t)(1u << board_line_pos(p, d));
+        b->line[c - 1][d][geo_idx[p][d]] |= (uint16_t)(1u << geo_pos[p][d]);
 }
 
 static inline void remove_mind(Board *b, Point p, Color c)
 {
     b->cell[p] = EMPTY;
     for (int d = 0; d < NUM_DIRS; d++)
-        b->line[c - 1][d][board_line_index(p, d)] &= (uint16_t) ~(1u << board_line_pos(p, d));
+        b->line[c - 1][d][geo_idx[p][d]] &= (uint16_t) ~(1u << geo_pos[p][d]);
 }
 
-void rules_init(void) {}
+/* rules_makes_five() once the tables are built. */
+static inline bool makes_five(const Board *b, Point p, Color c, bool exact)
+{
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int i = geo_pos[p][d];
+        if (five_ok(run_len(b->line[c - 1][d][geo_idx[p][d]] | 1u << i, i), exact))
+            return true;
+    }
+    return false;
+}
 
 bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs)
 {
-    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
-    bool exact = needs_exact(c, rs);
-    for (int d = 0; d < NUM_DIRS; d++) {
-        Line l = line_get(b, p, c, d);
-        int i = board_line_pos(p, d);
-        if (five_ok(run_len(l.own | 1u << i, i), exact))
-            return true;
-    }
+    ensure_init();
+    return makes_five(b, p, c, needs_exact(c, rs));
+}
+
+/* Pattern entry of the line through empty p in direction d for a black stone on p. */
+static inline uint16_t black_entry(const Board *b, Point p, int d)
+{
+    int idx = geo_idx[p][d], i = geo_pos[p][d];
+    uint32_t bl = b->line[0][d][idx], wb = (bl << 5 >> i) & 0x7ff;
+    if (!(wb & (wb - 1)))
+        return 0; /* fewer than two black stones within reach: nothing (skip the table) */
+    return pattern_black[pattern_index(bl, geo_valid[d][idx] & ~(bl | b->line[1][d][idx]), i)];
+}
+
+/* Internal verdict: a ForbidKind, or VERDICT_FIVE when the stone makes exactly five. */
+enum { VERDICT_FIVE = -1 };
+
+static int verdict(Board *b, Point p);
+
+/*
+ * With black on p (placed in mind by the caller): is the three of direction d
+ * (straight-four offsets in mask) real, i.e. is one of its straight-four
+ * points a legal black move that makes no five?
+ */
+static bool real_three(Board *b, Point p, int d, unsigned mask)
+{
+    for (int k = -3; k <= 3; k++)
+        if (mask >> (k + 3) & 1) {
+            Point q = (Point)(p + k * (DIR_DC[d] + BOARD_SIZE * DIR_DR[d]));
+            if (verdict(b, q) == FORBID_NONE)
+                return true;
+        }
     return false;
 }
 
-/* Is the line through p in direction dir a real black three after p (p placed)? */
-static bool real_three(Board *b, Point p, int dir, const int *q, int nq);
+static int verdict(Board *b, Point p)
+{
+    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    uint16_t e[NUM_DIRS];
+    unsigned any = 0;
+    int fours = 0, threes = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        e[d] = black_entry(b, p, d);
+        any |= e[d];
+        fours += pattern_fours(e[d]);
+        threes += (e[d] & PAT_THREE_MASK) != 0;
+    }
+    if (any & PAT_FIVE)
+        return VERDICT_FIVE;
+    if (any & PAT_OVER)
+        return FORBID_OVERLINE;
+    if (fours >= 2)
+        return FORBID_DOUBLE_FOUR;
+    if (threes < 2)
+        return FORBID_NONE;
+    /* A double-three candidate: check the threes one by one (RIF 9.3). */
+    int real = 0;
+    put_mind(b, p, BLACK);
+    for (int d = 0; d < NUM_DIRS && real < 2 && real + threes >= 2; d++) {
+        unsigned mask = (e[d] & PAT_THREE_MASK) >> PAT_THREE_SHIFT;
+        if (!mask)
+            continue;
+        threes--;
+        real += real_three(b, p, d, mask);
+    }
+    remove_mind(b, p, BLACK);
+    return real >= 2 ? FORBID_DOUBLE_THREE : FORBID_NONE;
+}
+
+bool rules_double_three_candidate(const Board *b, Point p)
+{
+    ensure_init();
+    unsigned any = 0;
+    int fours = 0, threes = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        uint16_t e = black_entry(b, p, d);
+        any |= e;
+        fours += pattern_fours(e);
+        threes += (e & PAT_THREE_MASK) != 0;
+    }
+    return !(any & (PAT_FIVE | PAT_OVER)) && fours < 2 && threes >= 2;
+}
 
 ForbidKind rules_forbidden(Board *b, Point p)
 {
-    assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
-    Line l[NUM_DIRS];
-    int pos[NUM_DIRS];
-    bool over = false;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        l[d] = line_get(b, p, BLACK, d);
-        pos[d] = board_line_pos(p, d);
-        l[d].own |= 1u << pos[d];
-        l[d].empty &= ~(1u << pos[d]);
-        int len = run_len(l[d].own, pos[d]);
-        if (len == 5)
-            return FORBID_NONE;
-        over |= len > 5;
-    }
-    if (over)
-        return FORBID_OVERLINE;
-    int fours = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int q[2];
-        int n = line_five_points(l[d], pos[d], true, q);
-        fours += (n == 2 && q[1] - q[0] == 5) ? 1 : n; /* a straight four counts once */
-    }
-    if (fours >= 2)
-        return FORBID_DOUBLE_FOUR;
-    int sq[NUM_DIRS][7], ns[NUM_DIRS], cand = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        ns[d] = line_straight_points(l[d], pos[d], true, sq[d]);
-        cand += ns[d] > 0;
-    }
-    if (cand < 2)
-        return FORBID_NONE;
-    int threes = 0;
-    put_mind(b, p, BLACK);
-    for (int d = 0; d < NUM_DIRS; d++) {
-        if (ns[d] == 0)
-            continue;
-        cand--;
-        threes += real_three(b, p, d, sq[d], ns[d]);
-        if (threes >= 2 || threes + cand < 2)
-            break;
-    }
-    remove_mind(b, p, BLACK);
-    return threes >= 2 ? FORBID_DOUBLE_THREE : FORBID_NONE;
+    ensure_init();
+    int v = verdict(b, p);
+    return v == VERDICT_FIVE ? FORBID_NONE : (ForbidKind)v;
 }
 
-static bool real_three(Board *b, Point p, int dir, const int *q, int nq)
+int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind)
 {
-    for (int k = 0; k < nq; k++) {
-        Point s = line_point(p, dir, q[k]);
-        if (rules_makes_five(b, s, BLACK, RULE_RENJU))
-            continue; /* literal RIF: the straight-four stone must not make five */
-        if (rules_forbidden(b, s) == FORBID_NONE)
-            return true;
-    }
-    return false;
+    ensure_init();
+    /* Per point: bits 0-3 fours, 4-7 lines with a three, 8-11 fives, 12-15 overlines. */
+    uint16_t acc[BOARD_POINTS];
+    uint64_t touched[4] = { 0, 0, 0, 0 };
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            uint32_t bl = b->line[0][d][idx];
+            if (!(bl & (bl - 1)))
+                continue; /* a line needs two black stones besides p to matter */
+            uint32_t em = geo_valid[d][idx] & ~(bl | b->line[1][d][idx]);
+            uint32_t near = bl;
+            near |= near << 1 | near >> 1;
+            near |= near << 2 | near >> 2;
+            near |= near << 2 | near >> 2; /* within 5 of a black stone */
+            for (uint32_t m = near & em; m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                uint16_t e = pattern_black[pattern_index(bl, em, i)];
+                if (!e)
+                    continue;
+                unsigned p = geo_point[d][idx][i], inc = pattern_fours(e) | ((e & PAT_THREE_MASK) != 0) << 4 |
+                                                         (e & PAT_FIVE) << 8 | (e & PAT_OVER) << 11;
+                if (touched[p >> 6] >> (p & 63) & 1) {
+                    acc[p] = (uint16_t)(acc[p] + inc);
+                } else {
+                    touched[p >> 6] |= UINT64_C(1) << (p & 63);
+                    acc[p] = (uint16_t)inc;
+                }
+            }
+        }
+    int n = 0;
+    for (int w = 0; w < 4; w++)
+        for (uint64_t t = touched[w]; t; t &= t - 1) {
+            int p = w * 64 + __builtin_ctzll(t);
+            unsigned a = acc[p];
+            if (a < 2 || (a & 0x0f00))
+                continue;
+            ForbidKind k = FORBID_NONE;
+            if (a & 0xf000)
+                k = FORBID_OVERLINE;
+            else if ((a & 0xf) >= 2)
+                k = FORBID_DOUBLE_FOUR;
+            else if ((a >> 4 & 0xf) >= 2)
+                k = rules_forbidden(b, (Point)p);
+            if (k == FORBID_NONE)
+                continue;
+            if (kind)
+                kind[n] = k;
+            out[n++] = (Point)p;
+        }
+    return n;
 }
 
 bool rules_is_forbidden(Board *b, Point p) { return rules_forbidden(b, p) != FORBID_NONE; }
@@ -236,21 +352,45 @@ bool rules_game_over(const Board *b, RuleSet rs, Color *winner)
 
 int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
+    ensure_init();
+    bool exact = needs_exact(c, rs);
+    uint64_t set[4] = { 0, 0, 0, 0 };
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            uint32_t own = b->line[c - 1][d][idx], x = own;
+            x &= x - 1, x &= x - 1, x &= x - 1;
+            if (!x)
+                continue; /* a five needs four stones on the line already */
+            uint32_t em = geo_valid[d][idx] & ~(own | b->line[2 - c][d][idx]);
+            uint32_t near = own << 1 | own >> 1; /* a five point touches a stone */
+            for (uint32_t m = near & em; m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                if (five_ok(run_len(own | 1u << i, i), exact)) {
+                    unsigned p = geo_point[d][idx][i];
+                    set[p >> 6] |= UINT64_C(1) << (p & 63);
+                }
+            }
+        }
     int n = 0;
-    for (int p = 0; p < BOARD_POINTS; p++)
-        if (b->cell[p] == EMPTY && rules_makes_five(b, (Point)p, c, rs))
-            out[n++] = (Point)p;
+    for (int w = 0; w < 4; w++)
+        for (uint64_t t = set[w]; t; t &= t - 1)
+            out[n++] = (Point)(w * 64 + __builtin_ctzll(t));
     return n;
 }
 
 int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out)
 {
     assert(p < BOARD_POINTS && b->cell[p] == EMPTY);
+    ensure_init();
     bool exact = needs_exact(c, rs);
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
+        int i = geo_pos[p][d], q[2];
+        uint32_t w = ((uint32_t)b->line[c - 1][d][geo_idx[p][d]] << 5 >> i) & 0x7ff;
+        w &= w - 1, w &= w - 1;
+        if (!w)
+            continue; /* a four needs three more stones within 4 (+1) points */
         Line l = line_get(b, p, c, d);
-        int i = board_line_pos(p, d), q[2];
         l.own |= 1u << i;
         l.empty &= ~(1u << i);
         int k = line_five_points(l, i, exact, q);
@@ -263,9 +403,13 @@ int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out)
 int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Point *out)
 {
     assert(p < BOARD_POINTS && b->cell[p] == EMPTY && dir >= 0 && dir < NUM_DIRS);
+    ensure_init();
     bool exact = needs_exact(c, rs);
+    int i = geo_pos[p][dir], q[7];
+    uint32_t w = ((uint32_t)b->line[c - 1][dir][geo_idx[p][dir]] << 5 >> i) & 0x7ff;
+    if (!(w & (w - 1)))
+        return 0; /* a three needs two more stones within 3 (+1) points */
     Line l = line_get(b, p, c, dir);
-    int i = board_line_pos(p, dir), q[7];
     l.own |= 1u << i;
     l.empty &= ~(1u << i);
     int k = line_straight_points(l, i, exact, q), n = 0;
@@ -276,9 +420,8 @@ int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Po
         put_mind(b, p, c);
     for (int j = 0; j < k; j++) {
         Point s = line_point(p, dir, q[j]);
-        if (renju_black &&
-            (rules_makes_five(b, s, BLACK, RULE_RENJU) || rules_forbidden(b, s) != FORBID_NONE))
-            continue;
+        if (renju_black && verdict(b, s) != FORBID_NONE)
+            continue; /* makes five (literal RIF: does not count) or forbidden */
         out[n++] = s;
     }
     if (renju_black)

@@ -13,18 +13,38 @@
  * RULE_FREESTYLE: five or more wins for both; RULE_STANDARD: exactly five for
  * both; neither has forbidden moves.
  *
+ * Precise terms used below (p is the new stone):
+ *   - five point of p: an empty q such that adding q makes a winning row
+ *     (exactly five, or five or more, per colour and rule set) holding p and q;
+ *   - fours through p: per line, the five points of that line; two five points
+ *     at both ends of one unbroken four (a straight four) are one four, any
+ *     other two on one line (x.xxx.x, xx.xx.xx, xxx.x.xxx) are two;
+ *   - straight-four point of p on a line: an empty q such that p and q lie in
+ *     an unbroken row of exactly four whose two neighbours are empty and each
+ *     complete a winning row;
+ *   - a line holds a three of p when it has a straight-four point that (black
+ *     under renju) makes no five anywhere and is not forbidden; a line counts
+ *     as one three at most.
+ * The reference tests/ref_rules.c implements the same terms literally and the
+ * tests check this module against it.
+ *
+ * Implementation: a base-3 line-pattern table (core/pattern.h) classifies each
+ * line around a point with one lookup; only double-three candidates pay for the
+ * recursive check.
+ *
  * Functions taking a non-const Board may place stones "in mind" and always
  * restore the board exactly before returning (same key, same history).
  *
- * Thread safety: rules_init() must run once before use (it builds read-only
- * tables); after that every function is safe on distinct Boards.
+ * Thread safety: rules_init() builds read-only tables (idempotent, thread
+ * safe); the functions below call it themselves if it has not run.  After
+ * that every function is safe on distinct Boards.
  */
 #ifndef RJ_RULES_H
 #define RJ_RULES_H
 
 #include "types.h"
 
-/* Build the read-only pattern tables.  Idempotent; call once from main/tests. */
+/* Build the read-only pattern tables.  Idempotent and thread safe; call once from main/tests. */
 void rules_init(void);
 
 /*
@@ -40,6 +60,23 @@ bool rules_makes_five(const Board *b, Point p, Color c, RuleSet rs);
  * apply, the first of overline, double-four, double-three.
  */
 ForbidKind rules_forbidden(Board *b, Point p);
+
+/*
+ * Cheap screen (table lookups only): does the verdict on a black stone on
+ * empty p need the recursive double-three check?  True when the stone makes
+ * no five, no overline and no double-four but has straight-four points on two
+ * or more lines.  rules_forbidden() decides every other point by lookups.
+ */
+bool rules_double_three_candidate(const Board *b, Point p);
+
+/*
+ * Every empty point where a black stone is forbidden under renju, in
+ * increasing order: writes the points to out (room for BOARD_POINTS) and,
+ * when kind is not NULL, their kinds to kind; returns the count.  Same
+ * verdicts as rules_forbidden() on each point, computed line by line (the
+ * fast way to screen a whole board).  Whoever is to move does not matter.
+ */
+int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind);
 
 /* Shorthand: rules_forbidden(b, p) != FORBID_NONE. */
 bool rules_is_forbidden(Board *b, Point p);
@@ -68,19 +105,21 @@ int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out);
 
 /*
  * Fours made by a stone of colour c on empty point p: writes to out the
- * points that would then complete a winning five for c (the "five points"
- * of the new fours through p; at most 8) and returns their count.  0 means p
- * makes no four.  (For black under renju this ignores whether p itself is
- * forbidden: ask rules_forbidden.)
+ * points that would then complete a winning five for c (the five points of p,
+ * at most 2 per line, so at most 8; ordered by direction E, N, NE, SE, then
+ * along the line) and returns their count.  0 means p makes no four.  (For
+ * black under renju this ignores whether p itself is forbidden: ask
+ * rules_forbidden.)
  */
 int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out);
 
 /*
  * Threes made by a stone of colour c on empty point p in direction dir:
- * writes to out the points that would turn the line into a straight four
- * (an unbroken four with two five points) and returns their count (0: no
- * three in that direction).  For black under renju only straight-four points
- * that are legal black moves are listed (RIF 9.3), so a fake three gives 0.
+ * writes to out the straight-four points of p on that line (in line order)
+ * and returns their count (0: no three in that direction).  For black under
+ * renju only the points that count for RIF 9.3 are listed: legal black moves
+ * that make no five (so a fake three gives 0).  Other colours / rule sets get
+ * every straight-four point.
  */
 int rules_three_points_after(Board *b, Point p, Color c, int dir, RuleSet rs, Point *out);
 

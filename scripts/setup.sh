@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # setup.sh - install the Debian 12 packages the build and the tests need.
-# Idempotent: skips what is present.  Works as root or through sudo.
+# Idempotent: installs only what is missing (and runs apt-get update only then).
+# Works as root, or as a user with sudo.
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config liblmdb-dev lmdb-utils libxxhash-dev libcmocka-dev
       libopenmpi-dev openmpi-bin python3)
 
+if ! command -v dpkg-query >/dev/null; then
+  echo "setup: dpkg-query not found: this script expects Debian 12; install by hand: ${PKGS[*]}" >&2
+  exit 1
+fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all packages present" >&2
+  echo "setup: all ${#PKGS[@]} packages present" >&2
   exit 0
 fi
-SUDO=""
+SUDO=()
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  SUDO="sudo"
+  SUDO=(sudo)
 fi
 echo "setup: installing ${missing[*]}" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -3,6 +3,20 @@
 
 #include "rules.h"
 
+/*
+ * Population count of a line mask (16 bits).  Portable SWAR: the default
+ * x86-64 target has no popcnt instruction and __builtin_popcount would call
+ * a slow library routine.
+ */
+static inline int pop16(unsigned x)
+{
+    assert(x <= 0xffff);
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (int)((x + (x >> 8)) & 0x1fu);
+}
+
 /* Mask of the on-board positions of line idx in direction dir (bits 0..14). */
 static inline uint16_t line_valid(int dir, int idx)
 {
@@ -20,22 +34,50 @@ static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_
     *blk = (uint16_t)(b->line[2 - c][dir][idx] | (uint16_t)~line_valid(dir, idx));
 }
 
+/*
+ * Window classification of one line, bit-parallel over the 11 window starts:
+ * bit s of the result is set when the five-window s..s+4 holds exactly `k`
+ * own stones, no blocker, and (exact rules) no own stone just outside it, so
+ * that filling the window makes a five that counts.
+ */
+static inline unsigned line_windows(unsigned own, unsigned blk, bool exact, int k)
+{
+    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    /* Bit-sliced sum of five shifted copies: t0 + 2*t1 + 4*t2. */
+    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
+    unsigned s2 = d ^ e, k2 = d & e;
+    unsigned t0 = s1 ^ s2, kc = s1 & s2;
+    unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+    unsigned eq = k == 4 ? (t2 & ~t1 & ~t0) : k == 3 ? (~t2 & t1 & t0) : 0;
+    unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4);
+    unsigned m = eq & nb & 0x7ffu;
+    if (exact)
+        m &= ~((own << 1) | (own >> 5));
+    return m;
+}
+
+/* Union of the empty points of the windows whose starts are in m. */
+static inline uint16_t window_empties(unsigned m, unsigned own)
+{
+    unsigned r = 0;
+    while (m) {
+        int st = __builtin_ctz(m);
+        m &= m - 1;
+        r |= 0x1fu << st;
+    }
+    return (uint16_t)(r & ~own);
+}
+
 uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
 {
-    uint16_t r = 0;
     if (lo < 0)
         lo = 0;
     if (hi > BOARD_SIZE - 5)
         hi = BOARD_SIZE - 5;
-    for (int s = lo; s <= hi; s++) {
-        unsigned w = 0x1fu << s;
-        if ((blk & w) || __builtin_popcount(own & w) != 4)
-            continue;
-        if (exact && (((s > 0) && ((own >> (s - 1)) & 1)) || ((own >> (s + 5)) & 1)))
-            continue;
-        r |= (uint16_t)(w & ~own);
-    }
-    return r;
+    if (lo > hi)
+        return 0;
+    unsigned range = ((2u << hi) - 1) & ~((1u << lo) - 1);
+    return window_empties(line_windows(own, blk, exact, 4) & range, own);
 }
 
 bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs)
@@ -73,7 +115,7 @@ int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (__builtin_popcount(b->line[c - 1][d][idx]) < 4)
+            if (pop16(b->line[c - 1][d][idx]) < 4)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
@@ -98,7 +140,7 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        if (__builtin_popcount(own) < 3)
+        if (pop16(own) < 3)
             continue;
         uint16_t f = thr_line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
         while (f) {
@@ -122,24 +164,17 @@ int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (__builtin_popcount(b->line[c - 1][d][idx]) < 3)
+            if (pop16(b->line[c - 1][d][idx]) < 3)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
-            for (int s = 0; s <= BOARD_SIZE - 5; s++) {
-                unsigned w = 0x1fu << s;
-                if ((blk & w) || __builtin_popcount(own & w) != 3)
-                    continue;
-                unsigned e = w & ~own;
-                while (e) {
-                    int pos = __builtin_ctz(e);
-                    e &= e - 1;
-                    if (!thr_line_fives((uint16_t)(own | (1u << pos)), blk, exact, s, s))
-                        continue;
-                    Point p = thr_line_point(d, idx, pos);
-                    if (set_add(&seen, p))
-                        out[n++] = p;
-                }
+            unsigned e = window_empties(line_windows(own, blk, exact, 3), own);
+            while (e) {
+                int pos = __builtin_ctz(e);
+                e &= e - 1;
+                Point p = thr_line_point(d, idx, pos);
+                if (set_add(&seen, p))
+                    out[n++] = p;
             }
         }
     return n;
@@ -151,14 +186,14 @@ int thr_window_points(const Board *b, Color c, int need, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (__builtin_popcount(b->line[c - 1][d][idx]) < need)
+            if (pop16(b->line[c - 1][d][idx]) < need)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
             unsigned acc = 0;
             for (int s = 0; s <= BOARD_SIZE - 5; s++) {
                 unsigned w = 0x1fu << s;
-                if (!(blk & w) && __builtin_popcount(own & w) >= need)
+                if (!(blk & w) && pop16(own & w) >= need)
                     acc |= w & ~own;
             }
             while (acc) {
@@ -227,7 +262,7 @@ int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, boo
             if (s < 0 || s > BOARD_SIZE - 5)
                 continue;
             unsigned w = 0x1fu << s;
-            if (!(blk & w) && __builtin_popcount(own & w) == 3)
+            if (!(blk & w) && pop16(own & w) == 3)
                 cand |= w & ~own;
         }
         while (cand) {
@@ -276,7 +311,7 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
             if (s < 0 || s > BOARD_SIZE - 5)
                 continue;
             unsigned w = 0x1fu << s;
-            if (!(blk & w) && __builtin_popcount(own & w) >= 2) {
+            if (!(blk & w) && pop16(own & w) >= 2) {
                 n++;
                 break;
             }

@@ -106,7 +106,7 @@ static bool out_of_budget(VcfCtx *c)
         return true;
     if (c->max_nodes && c->nodes >= c->max_nodes)
         return c->abort = true;
-    if ((c->nodes & POLL_MASK) == 0) {
+    if ((c->nodes & POLL_MASK) == 1) {
         if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
             return c->abort = true;
         if (c->deadline > 0 && now_s() > c->deadline)
@@ -146,16 +146,19 @@ static bool block_forbidden(VcfCtx *c, Board *b, Point q)
 
 /*
  * Attacker to move.  Returns 1 win (line recorded), 0 no VCF within depth
- * attacker moves, -1 aborted.
+ * attacker moves, -1 aborted.  At the root (dfive NULL) both sides' five
+ * points are computed; below it the attacker has none (its last four was
+ * blocked) and the defender's are exactly the nd points in dfive, made by its
+ * block (the attacker blocked any earlier one).
  */
-static int att_node(VcfCtx *c, Board *b, int depth)
+static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
 {
-    Point buf[BOARD_POINTS], mv[BOARD_POINTS], q[BOARD_POINTS], f[8];
+    Point buf[BOARD_POINTS], mv[BOARD_POINTS], q[BOARD_POINTS], f[8], fd[8];
     int score[BOARD_POINTS];
     c->nodes++;
     if (out_of_budget(c))
         return -1;
-    if (thr_five_points(b, c->att, c->rs, buf) > 0) {
+    if (!dfive && thr_five_points(b, c->att, c->rs, buf) > 0) {
         record_win(c, buf, 1);
         return 1;
     }
@@ -164,7 +167,13 @@ static int att_node(VcfCtx *c, Board *b, int depth)
     Key k = b->key ^ c->salt;
     if (tt_none(c, k, depth))
         return 0;
-    int nd = thr_five_points(b, c->def, c->rs, buf), n;
+    int n;
+    if (!dfive) {
+        nd = thr_five_points(b, c->def, c->rs, buf);
+    } else {
+        for (int i = 0; i < nd; i++)
+            buf[i] = dfive[i];
+    }
     if (nd >= 2) {
         tt_store(c, k, DEPTH_INF);
         return 0;
@@ -212,10 +221,11 @@ static int att_node(VcfCtx *c, Board *b, int depth)
             record_win(c, fin, 3);
             return 1;
         }
+        int nfd = thr_fives_after(b, q[i], c->def, c->rs, fd);
         board_play(b, q[i]);
         c->path[c->plen++] = mv[i];
         c->path[c->plen++] = q[i];
-        int r = att_node(c, b, child);
+        int r = att_node(c, b, child, fd, nfd);
         c->plen -= 2;
         board_undo(b);
         board_undo(b);
@@ -248,7 +258,7 @@ static int def_root(VcfCtx *c, Board *b, int depth)
     }
     board_play(b, buf[0]);
     c->path[c->plen++] = buf[0];
-    int r = att_node(c, b, depth);
+    int r = att_node(c, b, depth, NULL, 0);
     c->plen--;
     board_undo(b);
     return r;
@@ -257,7 +267,7 @@ static int def_root(VcfCtx *c, Board *b, int depth)
 static int run(VcfCtx *c, Board *b, int depth)
 {
     c->plen = 0;
-    return b->to_move == c->att ? att_node(c, b, depth) : def_root(c, b, depth);
+    return b->to_move == c->att ? att_node(c, b, depth, NULL, 0) : def_root(c, b, depth);
 }
 
 int vcf_search(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VcfResult *out)

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "rules.h"
 #include "threat.h"
+#include "zobrist.h"
 
 /* Node kinds: open (not expanded), inner (expanded with children), terminals. */
 enum { K_OPEN, K_INNER, K_FIVE, K_DOUBLE, K_VCF, K_DONE, K_LOST };
@@ -36,7 +37,14 @@ struct VctCtx {
     double deadline;
     const atomic_bool *stop;
     int max_depth;
-    Key root_key;
+    Key root_key, salt;
+    /*
+     * Disproof table: "no VCT here within r more attacker moves" facts, 2-way
+     * buckets; entry = bits 8..63 of (key ^ salt), bits 0..7 = r.  0 = empty.
+     * Facts stay true, so the table persists across searches.
+     */
+    uint64_t *dis;
+    uint64_t dis_mask;
     bool proven;
 };
 
@@ -56,7 +64,10 @@ VctCtx *vct_new(int tt_log2, uint32_t max_tree)
         max_tree = 16;
     c->vcf = vcf_new(tt_log2);
     c->node = malloc((size_t)max_tree * sizeof *c->node);
-    if (!c->vcf || !c->node) {
+    int dl = tt_log2 < 10 ? 10 : tt_log2 > 24 ? 24 : tt_log2;
+    c->dis = calloc((size_t)1 << dl, sizeof *c->dis);
+    c->dis_mask = ((uint64_t)1 << dl) - 1;
+    if (!c->vcf || !c->node || !c->dis) {
         vct_free(c);
         return NULL;
     }
@@ -71,10 +82,34 @@ void vct_free(VctCtx *ctx)
         return;
     vcf_free(ctx->vcf);
     free(ctx->node);
+    free(ctx->dis);
     free(ctx);
 }
 
 void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes) { ctx->vcf_budget = nodes; }
+
+/*
+ * thr_short_loss() for a defender move x when neither side has a five point
+ * and w[0..nw) are the attacker's double-win moves: first try whether one of
+ * them survives x (the usual case), else decide with the full test.
+ */
+static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *w, int nw)
+{
+    Color def = b->to_move, att = color_other(def);
+    Point fd[8], f[8];
+    int nfd = thr_fives_after(b, x, def, rs, fd);
+    if (nfd >= 2)
+        return false;
+    bool loss = false;
+    board_play(b, x);
+    for (int i = 0; i < nw && !loss; i++) {
+        if (w[i] == x || (nfd == 1 && fd[0] != w[i]))
+            continue;
+        loss = thr_fives_after(b, w[i], att, rs, f) >= 2 && thr_legal(b, w[i], att, rs);
+    }
+    board_undo(b);
+    return loss || thr_short_loss(b, x, rs);
+}
 
 int vct_defences(Board *b, RuleSet rs, Point *out)
 {
@@ -106,10 +141,31 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     for (int p = 0; p < BOARD_POINTS; p++) {
         if (!(set[p >> 6] >> (p & 63) & 1) || board_at(b, (Point)p) != EMPTY)
             continue;
-        if (thr_legal(b, (Point)p, def, rs) && !thr_short_loss(b, (Point)p, rs))
+        if (thr_legal(b, (Point)p, def, rs) && !quick_short_loss(b, (Point)p, rs, w, nw))
             out[n++] = (Point)p;
     }
     return n;
+}
+
+static bool dis_probe(const VctCtx *c, Key k, int rem)
+{
+    uint64_t i = (k >> 20) & c->dis_mask;
+    for (int j = 0; j < 2; j++) {
+        uint64_t e = c->dis[i ^ (uint64_t)j];
+        if (e && ((e ^ k) >> 8) == 0 && (int)(e & 0xff) >= rem)
+            return true;
+    }
+    return false;
+}
+
+static void dis_store(VctCtx *c, Key k, int rem)
+{
+    uint64_t i = (k >> 20) & c->dis_mask, v = (k & ~(uint64_t)0xff) | (uint64_t)rem;
+    uint64_t e0 = c->dis[i], e1 = c->dis[i ^ 1];
+    if (e0 == 0 || ((e0 ^ k) >> 8) == 0 || (e1 != 0 && ((e1 ^ k) >> 8) != 0 && (e0 & 0xff) <= (e1 & 0xff)))
+        c->dis[i] = v;
+    else
+        c->dis[i ^ 1] = v;
 }
 
 static bool out_of_budget(VctCtx *c)
@@ -391,11 +447,13 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->abort = false;
     c->root_or = b->to_move == attacker;
     c->root_key = b->key;
+    c->salt = zob_mix(ZOB_SEED ^ 0x5643540000ull ^ ((uint64_t)attacker << 8) ^ (uint64_t)rs);
     c->used = 1;
     memset(&c->node[0], 0, sizeof c->node[0]);
     c->node[0].pn = c->node[0].dn = 1;
     c->node[0].move = POINT_NONE;
     uint32_t path[2 * MAX_DEPTH + 8];
+    int pdepth[2 * MAX_DEPTH + 8];
     while (c->node[0].pn != 0 && c->node[0].dn != 0) {
         if ((c->nodes & POLL_MASK) == 0 && out_of_budget(c))
             break;
@@ -404,24 +462,33 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
         int np = 0, depth = 0;
         uint32_t n = 0;
         bool or_node = c->root_or;
+        pdepth[np] = 0;
         path[np++] = 0;
         while (c->node[n].kind == K_INNER && np < (int)(sizeof path / sizeof path[0]) - 1) {
             n = best_child(c, n, or_node);
             board_play(b, c->node[n].move);
             depth += or_node;
             or_node = !or_node;
+            pdepth[np] = depth;
             path[np++] = n;
         }
         c->nodes++;
-        if (or_node)
+        if (dis_probe(c, b->key ^ c->salt, c->max_depth - depth))
+            set_lost(&c->node[n]);
+        else if (or_node)
             expand_or(c, b, n, depth);
         else
             expand_and(c, b, n);
         if (c->node[n].kind == K_OPEN) /* tree full */
             c->abort = true;
+        if (c->node[n].dn == 0)
+            dis_store(c, b->key ^ c->salt, c->max_depth - depth);
         for (int i = np - 2; i >= 0; i--) {
             board_undo(b);
+            ProofNum before = c->node[path[i]].dn;
             update(c, path[i], c->root_or == (i % 2 == 0));
+            if (c->node[path[i]].dn == 0 && before != 0)
+                dis_store(c, b->key ^ c->salt, c->max_depth - pdepth[i]);
         }
         if (c->abort)
             break;

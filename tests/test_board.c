@@ -57,13 +57,13 @@ static void test_random_make_undo(void **state)
     Board b;
     board_init(&b);
     Key start = b.key;
+    Key keys[MAX_PLY]; /* key before each ply: undo must restore it exactly */
     long moves = 0;
     while (moves < 100000) {
         int r = (int)(rng_next(&s) % 100);
         if (b.ply > 0 && (r < 40 || b.ply >= 200)) {
-            Key before = b.key;
             board_undo(&b);
-            (void)before;
+            assert_int_equal(b.key, keys[b.ply]);
         } else {
             Point p;
             if (r > 95) {
@@ -73,16 +73,70 @@ static void test_random_make_undo(void **state)
                     p = (Point)(rng_next(&s) % BOARD_POINTS);
                 while (board_at(&b, p) != EMPTY);
             }
+            keys[b.ply] = b.key;
             board_play(&b, p);
+            assert_int_equal(board_last_move(&b), p);
         }
         moves++;
         assert_int_equal(b.key, board_compute_key(&b));
-        if (moves % 97 == 0)
-            assert_true(board_check(&b));
+        assert_true(board_check(&b));
     }
     while (b.ply > 0)
         board_undo(&b);
     assert_int_equal(b.key, start);
+    assert_true(board_check(&b));
+}
+
+/* board_check() notices every kind of inconsistency (so the test above can fail). */
+static void test_check_detects_corruption(void **state)
+{
+    (void)state;
+    Board b, c;
+    board_init(&b);
+    board_play(&b, point_make(7, 7));
+    board_play(&b, point_make(7, 8));
+    board_play(&b, point_make(8, 8));
+    assert_true(board_check(&b));
+    c = b;
+    c.line[0][DIR_NE][3] ^= 1; /* a stray line bit */
+    assert_false(board_check(&c));
+    c = b;
+    c.key ^= 1;
+    assert_false(board_check(&c));
+    c = b;
+    c.stones[1]++;
+    assert_false(board_check(&c));
+    c = b;
+    c.cell[point_make(7, 8)] = BLACK; /* cell disagrees with lines and with who moved */
+    assert_false(board_check(&c));
+    c = b;
+    c.to_move = BLACK; /* the history says white moves next */
+    c.key = board_compute_key(&c);
+    assert_false(board_check(&c));
+    c = b;
+    c.hist[1] = point_make(0, 0); /* a move whose stone is missing */
+    assert_false(board_check(&c));
+}
+
+/* Line masks agree with the cells after play: bit pos of line (dir, index). */
+static void test_line_masks(void **state)
+{
+    (void)state;
+    Board b;
+    board_init(&b);
+    Point p = point_make(3, 10); /* d11 */
+    board_play(&b, p);
+    for (int d = 0; d < NUM_DIRS; d++) {
+        uint16_t m = board_line_bits(&b, BLACK, p, d);
+        assert_int_equal(m, 1u << board_line_pos(p, d));
+        assert_int_equal(board_line_bits(&b, WHITE, p, d), 0);
+    }
+    /* A neighbour on the NE diagonal shares the line, one position further. */
+    Point q = point_make(4, 11);
+    board_play(&b, POINT_PASS);
+    board_play(&b, q);
+    assert_int_equal(board_line_bits(&b, BLACK, p, DIR_NE), (1u << board_line_pos(p, DIR_NE)) | (1u << (board_line_pos(p, DIR_NE) + 1)));
+    assert_int_equal(board_line_bits(&b, BLACK, p, DIR_E), 1u << 3);
     assert_true(board_check(&b));
 }
 
@@ -109,6 +163,8 @@ int main(void)
         cmocka_unit_test(test_empty_board),
         cmocka_unit_test(test_line_geometry),
         cmocka_unit_test(test_random_make_undo),
+        cmocka_unit_test(test_check_detects_corruption),
+        cmocka_unit_test(test_line_masks),
         cmocka_unit_test(test_side_and_pass_in_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,20 @@ static void golden_expect(Board *b, const char *name, const char *line)
         ForbidKind want = kind_from_name(a), fast = rules_forbidden(b, p), ref = ref_forbidden(b, p);
         if (fast != want || ref != want)
             fail_msg("golden %s: %s: fast %d ref %d", name, line, (int)fast, (int)ref);
+        /* The screen flags every double-three, never an overline / double-four. */
+        if (want == FORBID_DOUBLE_THREE)
+            assert_true(rules_double_three_candidate(b, p));
+        if (want == FORBID_OVERLINE || want == FORBID_DOUBLE_FOUR)
+            assert_false(rules_double_three_candidate(b, p));
+        /* The whole-board list agrees. */
+        Point pts[BOARD_POINTS];
+        ForbidKind kinds[BOARD_POINTS];
+        int n = rules_forbidden_points(b, pts, kinds);
+        ForbidKind listed = FORBID_NONE;
+        for (int i = 0; i < n; i++)
+            if (pts[i] == p)
+                listed = kinds[i];
+        assert_int_equal(listed, want);
         return;
     }
     if (sscanf(line, "five %7s %15s %15s %7s", point, a, r, yn) == 4) {
@@ -106,6 +120,11 @@ static void golden_expect(Board *b, const char *name, const char *line)
         RuleSet rs = rules_from_name(r);
         bool want = !strcmp(yn, "yes");
         if (rules_makes_five(b, p, c, rs) != want || ref_makes_five(b, p, c, rs) != want)
+            fail_msg("golden %s: %s", name, line);
+        return;
+    }
+    if (sscanf(line, "candidate %7s %7s", point, yn) == 2) {
+        if (rules_double_three_candidate(b, pt(point)) != !strcmp(yn, "yes"))
             fail_msg("golden %s: %s", name, line);
         return;
     }

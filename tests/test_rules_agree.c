@@ -62,6 +62,31 @@ static void random_position(Board *b, uint64_t *s)
     }
 }
 
+/*
+ * Per position: reach[p] is set when a black stone lies within 5 points of p
+ * along one of p's lines; near[p] when any stone lies within 2 steps.
+ */
+static void mark_maps(const Board *b, bool *reach, bool *near)
+{
+    memset(reach, 0, BOARD_POINTS);
+    memset(near, 0, BOARD_POINTS);
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        if (b->cell[p] == EMPTY)
+            continue;
+        int c0 = point_col((Point)p), r0 = point_row((Point)p);
+        for (int dc = -2; dc <= 2; dc++)
+            for (int dr = -2; dr <= 2; dr++)
+                if (point_on_board(c0 + dc, r0 + dr))
+                    near[point_make(c0 + dc, r0 + dr)] = true;
+        if (b->cell[p] != BLACK)
+            continue;
+        for (int d = 0; d < NUM_DIRS; d++)
+            for (int k = -5; k <= 5; k++)
+                if (point_on_board(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d]))
+                    reach[point_make(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d])] = true;
+    }
+}
+
 static void dump(const Board *b, Point p, const char *what)
 {
     char buf[8];
@@ -148,10 +173,21 @@ static void test_agree(void **state)
         random_position(&b, &s);
         Board before = b;
         int sample = rng_int(&s, BOARD_POINTS);
+        /* And one empty point within two steps of a stone. */
+        bool reach[BOARD_POINTS], isnear[BOARD_POINTS];
+        mark_maps(&b, reach, isnear);
+        int near[BOARD_POINTS], nnear = 0;
+        for (int p = 0; p < BOARD_POINTS; p++)
+            if (b.cell[p] == EMPTY && isnear[p])
+                near[nnear++] = p;
+        int sample2 = nnear ? near[rng_int(&s, nnear)] : -1;
         for (int p = 0; p < BOARD_POINTS; p++) {
             if (b.cell[p] != EMPTY)
                 continue;
-            ForbidKind fast = rules_forbidden(&b, (Point)p), ref = ref_forbidden(&b, (Point)p);
+            /* No black stone within 5 on p's lines: nothing to form, so NONE
+             * without asking the (slow) reference. */
+            ForbidKind fast = rules_forbidden(&b, (Point)p);
+            ForbidKind ref = reach[p] ? ref_forbidden(&b, (Point)p) : FORBID_NONE;
             if (fast != ref) {
                 dump(&b, (Point)p, "forbidden kind");
                 fail_msg("position %ld: fast %d ref %d", i, (int)fast, (int)ref);
@@ -159,9 +195,36 @@ static void test_agree(void **state)
             st.points++;
             st.kind[fast]++;
             /* Threat functions on a few points per position (the costly part). */
-            if (p == sample || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
+            if (p == sample || p == sample2 || (fast != FORBID_NONE && rng_int(&s, 4) == 0))
                 compare_threats(&b, (Point)p, &st);
         }
+        /* Five points of one colour under one rule set (rotating). */
+        {
+            RuleSet rs = (RuleSet)(i % 3);
+            Color c = (i / 3) % 2 ? WHITE : BLACK;
+            Point fa[BOARD_POINTS], fb[BOARD_POINTS];
+            int na = rules_five_points(&b, c, rs, fa), nb = 0;
+            for (int p = 0; p < BOARD_POINTS; p++)
+                if (b.cell[p] == EMPTY && ref_makes_five(&b, (Point)p, c, rs))
+                    fb[nb++] = (Point)p;
+            if (na != nb || memcmp(fa, fb, (size_t)na) != 0) {
+                dump(&b, fa[0], "five points");
+                fail_msg("position %ld rs %d colour %d: fast %d ref %d", i, rs, c, na, nb);
+            }
+        }
+        /* The whole-board screen gives the same verdicts. */
+        Point fp[BOARD_POINTS];
+        ForbidKind fk[BOARD_POINTS];
+        int nf = rules_forbidden_points(&b, fp, fk), j = 0;
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            ForbidKind want = b.cell[p] == EMPTY ? rules_forbidden(&b, (Point)p) : FORBID_NONE;
+            ForbidKind got = j < nf && fp[j] == p ? fk[j++] : FORBID_NONE;
+            if (got != want) {
+                dump(&b, (Point)p, "rules_forbidden_points");
+                fail_msg("position %ld: bulk %d per point %d", i, (int)got, (int)want);
+            }
+        }
+        assert_int_equal(j, nf);
         if (memcmp(&b, &before, sizeof b) != 0)
             fail_msg("board changed by the rules functions (position %ld)", i);
         st.positions++;

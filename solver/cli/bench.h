@@ -23,5 +23,8 @@ double bench_now(void);
 
 /* Sections. */
 void bench_board(BenchCtx *ctx);
+void bench_rules(BenchCtx *ctx);
+void bench_threat(BenchCtx *ctx);
+void bench_db(BenchCtx *ctx);
 
 #endif /* RJ_BENCH_H */

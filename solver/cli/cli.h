@@ -56,6 +56,18 @@ int cli_exit_code(int err);
 /* Database path: a->db, else $RENJU_DB, else "./renju.lmdb". */
 const char *cli_db_path(const CliArgs *a);
 
+/*
+ * Open the results database at path (db.h; flags DB_RDONLY or DB_CREATE).
+ * On failure prints one "renju: ..." line and returns the exit code (66
+ * missing, 74 foreign/corrupt/newer schema/file-system error); 0 on success,
+ * *db then owned by the caller (db_flush + db_close it).  For `solve --db`:
+ *   Db *db; if ((rc = cli_db_open(cli_db_path(&a), DB_CREATE, &db))) return rc;
+ *   ResultStore rs; db_result_store(db, &rs);  ... search with &rs ...
+ *   db_flush(db); db_close(db);
+ */
+typedef struct Db Db;
+int cli_db_open(const char *path, unsigned flags, Db **db);
+
 /* Write s as a JSON string literal (with quotes) to f. */
 void cli_json_str(FILE *f, const char *s);
 

@@ -20,6 +20,9 @@ typedef struct {
 
 static const BenchSection SECTIONS[] = {
     { "board", bench_board },
+    { "rules", bench_rules },
+    { "threat", bench_threat },
+    { "db", bench_db },
 };
 
 void bench_sig(BenchCtx *ctx, uint64_t v) { XXH64_update(ctx->sig, &v, sizeof v); }

@@ -25,7 +25,8 @@ int cli_exit_code(int err)
     switch (err) {
     case RJ_OK: return EXIT_DONE;
     case RJ_EBADPOS:
-    case RJ_EBADDATA: return EXIT_DATAERR;
+    case RJ_EBADDATA:
+    case RJ_ECONFLICT: return EXIT_DATAERR;
     case RJ_EBADARG: return EXIT_USAGE;
     case RJ_ENODB:
     case RJ_ENOTFOUND: return EXIT_NOINPUT;
@@ -107,12 +108,13 @@ int cli_parse(int argc, char **argv, CliArgs *a)
     a->rules = RULE_RENJU;
     a->tt_mb = 256;
     a->threads = 1;
-    optind = 1;
+    optind = 0; /* glibc: 0 re-initialises fully, so cli_parse can run more than once */
+    optopt = 0;
     opterr = 0;
     int c;
     double v;
     /* "+" would stop at the first positional; we allow options anywhere. */
-    while ((c = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
         switch (c) {
         case 1:
             if (a->npos >= CLI_MAX_POS)
@@ -163,11 +165,20 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_DB: a->db = optarg; break;
         case O_SHORTEST: a->shortest = true; break;
         case O_CHILDREN: a->children = true; break;
+        case ':':
         case '?':
-        default:
-            if (optopt)
-                return cli_error(EXIT_USAGE, "option '-%c' is unknown or needs a value", optopt);
-            return cli_error(EXIT_USAGE, "unknown option or missing value: '%s'", argv[optind - 1]);
+        default: {
+            /* getopt leaves the offending argument at argv[optind - 1] (or, for a
+             * short option inside a cluster such as "-hx", optopt names it). */
+            const char *bad = optind >= 1 && optind <= argc ? argv[optind - 1] : "?";
+            if (optopt > 0 && optopt < 128 && optopt != 'h')
+                return cli_error(EXIT_USAGE, "unknown option '-%c'", optopt);
+            if (optopt >= O_JSON && strchr(bad, '='))
+                return cli_error(EXIT_USAGE, "option '%s' takes no value", bad);
+            if (optopt >= O_JSON)
+                return cli_error(EXIT_USAGE, "option '%s' needs a value", bad);
+            return cli_error(EXIT_USAGE, "unknown option '%s'", bad);
+        }
         }
     }
     return 0;

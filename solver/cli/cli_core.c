@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "notation.h"
 #include "openings.h"
+#include "position.h"
 #include "rules.h"
 
 int cmd_openings(int argc, char **argv)
@@ -14,6 +15,8 @@ int cmd_openings(int argc, char **argv)
     int rc = cli_parse(argc, argv, &a);
     if (rc)
         return rc;
+    if (a.npos > 0)
+        return cli_error(EXIT_USAGE, "openings: unexpected argument '%s'", a.pos[0]);
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
         char mv[64];
@@ -51,8 +54,14 @@ static const char *forbid_name(ForbidKind k)
 static void all_forbidden(Board *b, RuleSet rs, ForbidKind *out)
 {
     for (int p = 0; p < BOARD_POINTS; p++)
-        out[p] = (rs == RULE_RENJU && board_at(b, (Point)p) == EMPTY) ? rules_forbidden(b, (Point)p)
-                                                                       : FORBID_NONE;
+        out[p] = FORBID_NONE;
+    if (rs != RULE_RENJU)
+        return;
+    Point pts[BOARD_POINTS];
+    ForbidKind kinds[BOARD_POINTS];
+    int n = rules_forbidden_points(b, pts, kinds);
+    for (int i = 0; i < n; i++)
+        out[pts[i]] = kinds[i];
 }
 
 int cmd_show(int argc, char **argv)
@@ -77,7 +86,10 @@ int cmd_show(int argc, char **argv)
             row[BOARD_SIZE] = 0;
             printf("%s\"%s\"", r == BOARD_SIZE - 1 ? "" : ",", row);
         }
-        printf("],\"to_move\":\"%s\",\"forbidden\":[", b.to_move == BLACK ? "black" : "white");
+        char text[POSITION_STR_LEN];
+        printf("],\"position\":");
+        cli_json_str(stdout, position_str(&b, text, sizeof text));
+        printf(",\"to_move\":\"%s\",\"forbidden\":[", b.to_move == BLACK ? "black" : "white");
         bool first = true;
         for (int p = 0; p < BOARD_POINTS; p++)
             if (fk[p]) {

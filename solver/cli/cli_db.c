@@ -1,14 +1,573 @@
-/* cli_db.c - `renju query`, `renju db ...`. */
+/*
+ * cli_db.c - `renju query` and `renju db stats|verify|merge|export|import`.
+ *
+ * Exit codes (INTERFACE.md): 66 when the database file is missing; 74 for a
+ * foreign, truncated or corrupt file, a newer schema, or a file-system error
+ * (read-only directory, ...); 65 when verify finds a bad proof or record, when
+ * merge/import meet a proven/disproven contradiction or a bad import line.
+ * The export/import format is documented in db/exchange.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "board.h"
 #include "cli.h"
+#include "db.h"
+#include "error.h"
+#include "exchange.h"
+#include "notation.h"
+#include "proof.h"
+#include "rules.h"
+#include "sym.h"
+
+#include "bench.h" /* bench_now() for progress throttling */
+
+static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
+
+int cli_db_open(const char *path, unsigned flags, Db **db)
+{
+    char why[512];
+    DbOptions o = { flags, 0, 0 };
+    int rc = db_open(path, &o, db, why, sizeof why);
+    if (rc == 0)
+        return 0;
+    int code = cli_exit_code(rc);
+    if (code != EXIT_NOINPUT && code != EXIT_SOFTWARE)
+        code = EXIT_IOERR;
+    return cli_error(code, "%s", why[0] ? why : rj_strerror(rc));
+}
+
+/* "B:h8,i9 W:h9" of a canonical key (for messages). */
+static const char *key_str(const DbKey *k, char *buf, size_t len)
+{
+    Board b;
+    if (db_key_decode(k, &b, NULL, NULL)) {
+        snprintf(buf, len, "(malformed key)");
+        return buf;
+    }
+    size_t n = (size_t)snprintf(buf, len, "B:");
+    for (Color c = BLACK; c <= WHITE; c++) {
+        bool first = true;
+        if (c == WHITE && n < len)
+            n += (size_t)snprintf(buf + n, len - n, " W:");
+        for (int p = 0; p < BOARD_POINTS && n < len; p++)
+            if (board_at(&b, (Point)p) == c) {
+                char s[8];
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",", notation_point_str((Point)p, s));
+                first = false;
+            }
+    }
+    return buf;
+}
+
+static void json_point(Point p)
+{
+    char s[8];
+    if (p == POINT_NONE)
+        fputs("null", stdout);
+    else
+        printf("\"%s\"", notation_point_str(p, s));
+}
+
+/* ---- query ---- */
+
+static void print_record_json(const DbRecord *r, int rc, Color attacker)
+{
+    printf("\"found\":%s,\"result\":\"%s\",\"attacker\":\"%s\",\"best\":", rc == 0 ? "true" : "false",
+           rc == 0 ? record_result_str(r->result) : "unknown", color_name(attacker));
+    json_point(rc == 0 ? r->best : POINT_NONE);
+    if (rc == 0) {
+        printf(",\"proof_nodes\":%llu,\"proof_depth\":%u,\"nodes\":%llu,\"solver_version\":",
+               (unsigned long long)r->proof_nodes, r->proof_depth, (unsigned long long)r->nodes);
+        cli_json_str(stdout, r->version);
+        printf(",\"time\":%llu", (unsigned long long)r->time);
+    } else {
+        printf(",\"proof_nodes\":0,\"solver_version\":null");
+    }
+}
 
 int cmd_query(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "query: not available in this build yet");
+    CliArgs a;
+    int rc = cli_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    Board b;
+    if ((rc = cli_position(&a, 0, &b)))
+        return rc;
+    Color att = a.side ? a.side : b.to_move;
+    Db *db;
+    if ((rc = cli_db_open(cli_db_path(&a), DB_RDONLY, &db)))
+        return rc;
+    DbRecord r;
+    int grc = db_get(db, &b, a.rules, att, &r);
+    if (grc && grc != RJ_ENOTFOUND) {
+        db_close(db);
+        return cli_error(EXIT_IOERR, "%s: %s (stored record unreadable)", cli_db_path(&a), rj_strerror(grc));
+    }
+    if (a.json) {
+        printf("{");
+        print_record_json(&r, grc, att);
+    } else if (grc == 0) {
+        char s[8];
+        printf("found: %s for %s, best %s, proof %llu nodes depth %u, %llu search nodes, solver %s\n",
+               record_result_str(r.result), color_name(att), r.best == POINT_NONE ? "-" : notation_point_str(r.best, s),
+               (unsigned long long)r.proof_nodes, r.proof_depth, (unsigned long long)r.nodes, r.version);
+    } else {
+        printf("not found (attacker %s)\n", color_name(att));
+    }
+    if (a.children) {
+        int found = 0, total = 0;
+        if (a.json)
+            printf(",\"children\":[");
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            if (board_at(&b, (Point)p) != EMPTY || !rules_is_legal(&b, (Point)p, a.rules))
+                continue;
+            board_play(&b, (Point)p);
+            DbRecord cr;
+            int crc = db_get(db, &b, a.rules, att, &cr);
+            board_undo(&b);
+            char s[8];
+            if (a.json) {
+                printf("%s{\"move\":\"%s\",", total ? "," : "", notation_point_str((Point)p, s));
+                print_record_json(&cr, crc, att);
+                printf("}");
+            } else if (crc == 0) {
+                char s2[8];
+                printf("  %-4s %s, best %s, proof %llu nodes\n", notation_point_str((Point)p, s),
+                       record_result_str(cr.result), cr.best == POINT_NONE ? "-" : notation_point_str(cr.best, s2),
+                       (unsigned long long)cr.proof_nodes);
+            }
+            found += crc == 0;
+            total++;
+        }
+        if (a.json)
+            printf("]");
+        else
+            printf("children: %d of %d legal moves stored\n", found, total);
+    }
+    if (a.json)
+        printf("}\n");
+    db_close(db);
+    return EXIT_DONE;
+}
+
+/* ---- db stats ---- */
+
+static int db_stats_cmd(const CliArgs *a)
+{
+    Db *db;
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
+    if (rc)
+        return rc;
+    DbStats st;
+    rc = db_stats(db, &st);
+    db_close(db);
+    if (rc)
+        return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
+    static const char *const names[] = { "renju", "freestyle", "standard" };
+    if (a->json) {
+        printf("{\"path\":");
+        cli_json_str(stdout, cli_db_path(a));
+        printf(",\"entries\":%llu,\"proven\":%llu,\"disproven\":%llu,\"unknown\":%llu,\"proofs\":%llu,"
+               "\"bad_records\":%llu,\"proof_bytes\":%llu,\"file_bytes\":%llu,\"map_bytes\":%llu,\"schema\":%u,"
+               "\"rules\":[",
+               (unsigned long long)st.entries, (unsigned long long)st.proven, (unsigned long long)st.disproven,
+               (unsigned long long)st.unknown, (unsigned long long)st.proofs, (unsigned long long)st.bad_records,
+               (unsigned long long)st.proof_bytes, (unsigned long long)st.file_bytes,
+               (unsigned long long)st.map_bytes, st.schema);
+        int k = 0;
+        for (int i = 0; i < 3; i++)
+            if (st.rules_mask >> i & 1)
+                printf("%s\"%s\"", k++ ? "," : "", names[i]);
+        printf("],\"creator\":");
+        cli_json_str(stdout, st.creator);
+        printf(",\"created\":%llu}\n", (unsigned long long)st.created);
+    } else {
+        printf("database:     %s (schema %u, created by %s)\n", cli_db_path(a), st.schema, st.creator);
+        printf("entries:      %llu (proven %llu, disproven %llu, unknown %llu, malformed %llu)\n",
+               (unsigned long long)st.entries, (unsigned long long)st.proven, (unsigned long long)st.disproven,
+               (unsigned long long)st.unknown, (unsigned long long)st.bad_records);
+        printf("proofs:       %llu (%llu bytes)\n", (unsigned long long)st.proofs, (unsigned long long)st.proof_bytes);
+        printf("file:         %llu bytes (map %llu bytes)\n", (unsigned long long)st.file_bytes,
+               (unsigned long long)st.map_bytes);
+        printf("rule sets:   ");
+        for (int i = 0; i < 3; i++)
+            if (st.rules_mask >> i & 1)
+                printf(" %s", names[i]);
+        printf("\n");
+    }
+    return EXIT_DONE;
+}
+
+/* ---- db verify ---- */
+
+typedef struct {
+    const CliArgs *a;
+    uint64_t entries, checked, failures, unchecked;
+    double next_progress;
+} VerifyCtx;
+
+static void verify_fail(VerifyCtx *v, const DbEntry *e, const char *reason)
+{
+    char pos[1024];
+    v->failures++;
+    key_str(&e->key, pos, sizeof pos);
+    Color att = e->key.b[SYMKEY_LEN];
+    if (v->a->json) {
+        printf("{\"position\":");
+        cli_json_str(stdout, pos);
+        printf(",\"attacker\":\"%s\",\"ok\":false,\"reason\":", att == WHITE ? "white" : "black");
+        cli_json_str(stdout, reason);
+        printf("}\n");
+    } else {
+        printf("FAIL %s attacker %s: %s\n", pos, att == WHITE ? "white" : "black", reason);
+    }
+}
+
+static int verify_cb(void *ctx, const DbEntry *e)
+{
+    VerifyCtx *v = ctx;
+    v->entries++;
+    if (!v->a->quiet && bench_now() > v->next_progress) {
+        fprintf(stderr, "verify: %llu entries, %llu proofs checked, %llu failures\n", (unsigned long long)v->entries,
+                (unsigned long long)v->checked, (unsigned long long)v->failures);
+        v->next_progress = bench_now() + 1.0;
+    }
+    Board b;
+    RuleSet rs;
+    Color att;
+    if (e->status) {
+        verify_fail(v, e, "record does not decode");
+        return 0;
+    }
+    if (db_key_decode(&e->key, &b, &rs, &att)) {
+        verify_fail(v, e, "malformed key");
+        return 0;
+    }
+    DbKey canon;
+    db_key(&b, rs, att, &canon, NULL);
+    if (memcmp(canon.b, e->key.b, DB_KEY_LEN)) {
+        verify_fail(v, e, "key is not in canonical form");
+        return 0;
+    }
+    if (e->rec.attacker != att) {
+        verify_fail(v, e, "record attacker differs from the key");
+        return 0;
+    }
+    if (e->rec.best < BOARD_POINTS && board_at(&b, e->rec.best) != EMPTY) {
+        verify_fail(v, e, "best move is on an occupied point");
+        return 0;
+    }
+    if (!e->proof) {
+        if (e->rec.flags & RECORD_HAS_PROOF)
+            verify_fail(v, e, "record says a proof is stored, none found");
+        else
+            v->unchecked++;
+        return 0;
+    }
+    if (e->rec.result != RESULT_PROVEN) {
+        verify_fail(v, e, "a proof is stored for a result that is not proven");
+        return 0;
+    }
+    if (e->proof_len < PROOF_HEADER_LEN || e->proof[5] != rs || e->proof[6] != att) {
+        verify_fail(v, e, "proof header does not match the entry (rule set or attacker)");
+        return 0;
+    }
+    char why[512];
+    ProofStats st;
+    v->checked++;
+    if (proof_check(&b, e->proof, e->proof_len, &st, why, sizeof why)) {
+        verify_fail(v, e, why);
+        return 0;
+    }
+    if (b.to_move == att && e->rec.best != POINT_NONE && e->proof[PROOF_HEADER_LEN] != e->rec.best)
+        verify_fail(v, e, "best move differs from the proof's first move");
+    return 0;
+}
+
+static int db_verify_cmd(const CliArgs *a)
+{
+    Db *db;
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
+    if (rc)
+        return rc;
+    VerifyCtx v = { .a = a, .next_progress = bench_now() + 1.0 };
+    rc = db_foreach(db, verify_cb, &v);
+    db_close(db);
+    if (rc)
+        return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
+    if (a->json)
+        printf("{\"entries\":%llu,\"checked\":%llu,\"failures\":%llu,\"unchecked\":%llu}\n",
+               (unsigned long long)v.entries, (unsigned long long)v.checked, (unsigned long long)v.failures,
+               (unsigned long long)v.unchecked);
+    else
+        printf("verified %llu entries: %llu proofs checked, %llu failures, %llu results without a proof\n",
+               (unsigned long long)v.entries, (unsigned long long)v.checked, (unsigned long long)v.failures,
+               (unsigned long long)v.unchecked);
+    return v.failures ? EXIT_DATAERR : EXIT_DONE;
+}
+
+/* ---- db merge ---- */
+
+typedef struct {
+    Db *out;
+    const char *in_path;
+    uint64_t read, conflicts, bad;
+    int err;
+} MergeCtx;
+
+static int merge_cb(void *ctx, const DbEntry *e)
+{
+    MergeCtx *m = ctx;
+    char pos[1024];
+    m->read++;
+    if (e->status) {
+        m->bad++;
+        cli_error(EXIT_DATAERR, "merge: %s: malformed record for %s", m->in_path, key_str(&e->key, pos, sizeof pos));
+        return 0;
+    }
+    DbRecord old;
+    if (db_get_key(m->out, &e->key, &old) == 0 && old.result != RESULT_UNKNOWN && e->rec.result != RESULT_UNKNOWN &&
+        old.result != e->rec.result) {
+        m->conflicts++;
+        cli_error(EXIT_DATAERR, "merge: contradiction for %s attacker %s: %s says %s, already merged %s",
+                  key_str(&e->key, pos, sizeof pos), color_name(e->rec.attacker), m->in_path,
+                  record_result_str(e->rec.result), record_result_str(old.result));
+        return 0;
+    }
+    int rc = db_queue_key(m->out, &e->key, &e->rec, e->proof, e->proof_len);
+    if (rc == RJ_EBADDATA) {
+        m->bad++;
+        cli_error(EXIT_DATAERR, "merge: %s: malformed proof for %s", m->in_path, key_str(&e->key, pos, sizeof pos));
+        return 0;
+    }
+    if (rc && rc != RJ_ECONFLICT) {
+        m->err = rc;
+        return 1;
+    }
+    return 0;
+}
+
+static int db_merge_cmd(const CliArgs *a)
+{
+    if (a->npos < 3)
+        return cli_error(EXIT_USAGE, "usage: renju db merge OUT IN...");
+    const char *outp = a->pos[1];
+    struct stat so, si;
+    bool out_exists = stat(outp, &so) == 0;
+    for (int i = 2; i < a->npos; i++)
+        if (out_exists && stat(a->pos[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return cli_error(EXIT_USAGE, "merge: input '%s' is the output", a->pos[i]);
+    Db *out;
+    int rc = cli_db_open(outp, DB_CREATE, &out);
+    if (rc)
+        return rc;
+    MergeCtx m = { .out = out };
+    int code = EXIT_DONE;
+    for (int i = 2; i < a->npos && code == EXIT_DONE; i++) {
+        Db *in;
+        if ((rc = cli_db_open(a->pos[i], DB_RDONLY, &in))) {
+            code = rc;
+            break;
+        }
+        m.in_path = a->pos[i];
+        uint64_t before = m.read;
+        rc = db_foreach(in, merge_cb, &m);
+        db_close(in);
+        if (rc && !m.err)
+            m.err = rc;
+        int frc = db_flush(out);
+        if (frc == RJ_ECONFLICT)
+            m.conflicts++;
+        else if (frc && !m.err)
+            m.err = frc;
+        if (m.err) {
+            code = cli_error(cli_exit_code(m.err) == EXIT_SOFTWARE ? EXIT_SOFTWARE : EXIT_IOERR, "merge: %s: %s",
+                             a->pos[i], m.err > 0 ? strerror(m.err) : rj_strerror(m.err));
+            break;
+        }
+        if (!a->quiet)
+            fprintf(stderr, "merge: %s: %llu entries\n", a->pos[i], (unsigned long long)(m.read - before));
+    }
+    db_close(out);
+    if (code)
+        return code;
+    if (a->json)
+        printf("{\"read\":%llu,\"conflicts\":%llu,\"bad\":%llu}\n", (unsigned long long)m.read,
+               (unsigned long long)m.conflicts, (unsigned long long)m.bad);
+    else
+        printf("merged %llu entries into %s: %llu contradictions, %llu malformed\n", (unsigned long long)m.read, outp,
+               (unsigned long long)m.conflicts, (unsigned long long)m.bad);
+    if (m.conflicts || m.bad)
+        return cli_error(EXIT_DATAERR, "merge: failed (%llu contradictions, %llu malformed entries)",
+                         (unsigned long long)m.conflicts, (unsigned long long)m.bad);
+    return EXIT_DONE;
+}
+
+/* ---- db export / import ---- */
+
+typedef struct {
+    FILE *f;
+    uint64_t lines, bad;
+} ExportCtx;
+
+static int export_cb(void *ctx, const DbEntry *e)
+{
+    ExportCtx *x = ctx;
+    char *line;
+    if (dbx_format(e, &line)) {
+        char pos[1024];
+        x->bad++;
+        cli_error(EXIT_DATAERR, "export: skipping a malformed entry (%s)", key_str(&e->key, pos, sizeof pos));
+        return 0;
+    }
+    fputs(line, x->f);
+    fputc('\n', x->f);
+    free(line);
+    x->lines++;
+    return 0;
+}
+
+static int db_export_cmd(const CliArgs *a)
+{
+    Db *db;
+    int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
+    if (rc)
+        return rc;
+    ExportCtx x = { stdout, 0, 0 };
+    if (a->npos > 1 && strcmp(a->pos[1], "-")) {
+        x.f = fopen(a->pos[1], "w");
+        if (!x.f) {
+            db_close(db);
+            return cli_error(EXIT_IOERR, "export: %s: %s", a->pos[1], strerror(errno));
+        }
+    }
+    rc = db_foreach(db, export_cb, &x);
+    db_close(db);
+    int werr = ferror(x.f);
+    if (x.f != stdout)
+        werr |= fclose(x.f);
+    if (rc)
+        return cli_error(EXIT_IOERR, "export: %s", rj_strerror(rc));
+    if (werr)
+        return cli_error(EXIT_IOERR, "export: write error");
+    if (!a->quiet)
+        fprintf(stderr, "export: %llu entries\n", (unsigned long long)x.lines);
+    return x.bad ? EXIT_DATAERR : EXIT_DONE;
+}
+
+static int db_import_cmd(const CliArgs *a)
+{
+    if (a->npos < 2)
+        return cli_error(EXIT_USAGE, "usage: renju db import FILE [--db PATH]   (FILE '-' reads stdin)");
+    FILE *f = stdin;
+    if (strcmp(a->pos[1], "-")) {
+        f = fopen(a->pos[1], "r");
+        if (!f)
+            return cli_error(errno == ENOENT ? EXIT_NOINPUT : EXIT_IOERR, "import: %s: %s", a->pos[1], strerror(errno));
+    }
+    Db *db;
+    int rc = cli_db_open(cli_db_path(a), DB_CREATE, &db);
+    if (rc) {
+        if (f != stdin)
+            fclose(f);
+        return rc;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    uint64_t lineno = 0, ok = 0, bad = 0, conflicts = 0;
+    int err = 0;
+    double next = bench_now() + 1.0;
+    while ((n = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (strspn(line, " \t\r\n") == (size_t)n)
+            continue;
+        Board b;
+        RuleSet rs;
+        DbRecord r;
+        uint8_t *proof;
+        size_t plen;
+        char why[256];
+        rc = dbx_parse(line, &b, &rs, &r, &proof, &plen, why, sizeof why);
+        if (rc == 0) {
+            DbRecord old;
+            if (db_get(db, &b, rs, r.attacker, &old) == 0 && old.result != RESULT_UNKNOWN &&
+                r.result != RESULT_UNKNOWN && old.result != r.result) {
+                conflicts++;
+                cli_error(EXIT_DATAERR, "import: line %llu: contradicts the stored result (%s)",
+                          (unsigned long long)lineno, record_result_str(old.result));
+                free(proof);
+                continue;
+            }
+            rc = db_queue(db, &b, rs, &r, proof, plen);
+            free(proof);
+            if (rc == RJ_EBADDATA)
+                snprintf(why, sizeof why, "proof does not fit the position");
+            else if (rc == RJ_EBADARG)
+                snprintf(why, sizeof why, "bad record fields");
+        }
+        if (rc == RJ_ECONFLICT) {
+            conflicts++;
+        } else if (rc == RJ_EBADDATA || rc == RJ_EBADARG) {
+            bad++;
+            if (bad <= 20)
+                cli_error(EXIT_DATAERR, "import: line %llu: %s", (unsigned long long)lineno, why);
+        } else if (rc) {
+            err = rc;
+            break;
+        } else {
+            ok++;
+        }
+        if (!a->quiet && bench_now() > next) {
+            fprintf(stderr, "import: %llu lines\n", (unsigned long long)lineno);
+            next = bench_now() + 1.0;
+        }
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    if (!err) {
+        rc = db_flush(db);
+        if (rc == RJ_ECONFLICT)
+            conflicts++;
+        else
+            err = rc;
+    }
+    db_close(db);
+    if (err)
+        return cli_error(cli_exit_code(err) == EXIT_SOFTWARE ? EXIT_SOFTWARE : EXIT_IOERR, "import: %s",
+                         err > 0 ? strerror(err) : rj_strerror(err));
+    if (a->json)
+        printf("{\"lines\":%llu,\"imported\":%llu,\"bad\":%llu,\"conflicts\":%llu}\n", (unsigned long long)lineno,
+               (unsigned long long)ok, (unsigned long long)bad, (unsigned long long)conflicts);
+    else
+        printf("imported %llu entries (%llu bad lines, %llu contradictions)\n", (unsigned long long)ok,
+               (unsigned long long)bad, (unsigned long long)conflicts);
+    return bad || conflicts ? EXIT_DATAERR : EXIT_DONE;
 }
 
 int cmd_db(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "db: not available in this build yet");
+    CliArgs a;
+    int rc = cli_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    if (a.npos < 1)
+        return cli_error(EXIT_USAGE, "usage: renju db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]");
+    const char *sub = a.pos[0];
+    if (!strcmp(sub, "stats"))
+        return db_stats_cmd(&a);
+    if (!strcmp(sub, "verify"))
+        return db_verify_cmd(&a);
+    if (!strcmp(sub, "merge"))
+        return db_merge_cmd(&a);
+    if (!strcmp(sub, "export"))
+        return db_export_cmd(&a);
+    if (!strcmp(sub, "import"))
+        return db_import_cmd(&a);
+    return cli_error(EXIT_USAGE, "unknown db subcommand '%s' (stats, verify, merge, export, import)", sub);
 }

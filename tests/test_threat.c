@@ -1,0 +1,143 @@
+/* test_threat.c - threat primitives (solver/threat.c) against the rules module. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "position.h"
+#include "threat.h"
+#include "threat_util.h"
+#include "vct.h"
+
+static const RuleSet RULESETS[3] = { RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD };
+
+static bool in_list(const Point *l, int n, Point p)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i] == p)
+            return true;
+    return false;
+}
+
+/* Five points, fours and their five points agree with rules.h on random positions. */
+static void test_primitives_vs_rules(void **state)
+{
+    (void)state;
+    uint64_t s = 0x7e57ab1e;
+    Board b;
+    Point a[BOARD_POINTS], r[BOARD_POINTS], fa[8], fr[8], mv[BOARD_POINTS];
+    long checked = 0;
+    for (int it = 0; it < 600; it++) {
+        RuleSet rs = RULESETS[it % 3];
+        tu_random_position(&b, &s, rs, 10 + (int)(tu_rng(&s) % 40), 9);
+        for (Color c = BLACK; c <= WHITE; c++) {
+            int na = thr_five_points(&b, c, rs, a);
+            int nr = rules_five_points(&b, c, rs, r);
+            assert_int_equal(na, nr);
+            for (int i = 0; i < na; i++)
+                assert_true(in_list(r, nr, a[i]));
+            int nm = thr_four_moves(&b, c, rs, mv);
+            for (int p = 0; p < BOARD_POINTS; p++) {
+                if (board_at(&b, (Point)p) != EMPTY)
+                    continue;
+                assert_int_equal(thr_is_five(&b, (Point)p, c, rs), in_list(r, nr, (Point)p));
+                if (in_list(r, nr, (Point)p))
+                    continue; /* a five itself: "new fours through p" is moot */
+                int n1 = thr_fives_after(&b, (Point)p, c, rs, fa);
+                int n2 = rules_four_points_after(&b, (Point)p, c, rs, fr);
+                /* rules.h lists the five points of the new fours; compare as sets. */
+                int d2 = 0;
+                for (int i = 0; i < n2; i++)
+                    d2 += !in_list(fr, i, fr[i]);
+                if (n1 != d2) {
+                    char txt[2048];
+                    fprintf(stderr, "rs %d colour %d point %d: %s\n", rs, c, p, position_str(&b, txt, sizeof txt));
+                    for (int i = 0; i < n2; i++) fprintf(stderr, " r%d", fr[i]);
+                    for (int i = 0; i < n1; i++) fprintf(stderr, " t%d", fa[i]);
+                    fprintf(stderr, "\n");
+                }
+                assert_int_equal(n1, d2);
+                for (int i = 0; i < n1; i++)
+                    assert_true(in_list(fr, n2, fa[i]));
+                assert_int_equal(in_list(mv, nm, (Point)p), n1 > 0);
+                assert_int_equal(thr_legal(&b, (Point)p, c, rs),
+                                 !(rs == RULE_RENJU && c == BLACK && rules_is_forbidden(&b, (Point)p)));
+                checked++;
+            }
+        }
+        assert_true(board_check(&b));
+    }
+    assert_true(checked > 100000);
+}
+
+/* The short-loss test of threat.c agrees with the rules-only one. */
+static void test_short_loss_vs_rules(void **state)
+{
+    (void)state;
+    uint64_t s = 0x5107;
+    Board b;
+    long losses = 0, checked = 0;
+    for (int it = 0; it < 60; it++) {
+        RuleSet rs = RULESETS[it % 3];
+        tu_random_position(&b, &s, rs, 14 + (int)(tu_rng(&s) % 30), 9);
+        for (int p = 0; p < BOARD_POINTS; p += 1 + (int)(tu_rng(&s) % 3)) {
+            if (board_at(&b, (Point)p) != EMPTY || !rules_is_legal(&b, (Point)p, rs))
+                continue;
+            bool mine = thr_short_loss(&b, (Point)p, rs);
+            assert_int_equal(mine, tu_short_loss(&b, (Point)p, rs));
+            losses += mine;
+            checked++;
+        }
+    }
+    assert_true(checked > 1000);
+    assert_true(losses > 10);
+}
+
+/*
+ * Soundness of the VCT defences: on random positions where the defender is
+ * to move and the attacker threatens a double-win move, every legal defender
+ * move outside vct_defences() is a short loss, and every move inside is not.
+ */
+static void test_vct_defences_exact(void **state)
+{
+    (void)state;
+    uint64_t s = 0xdefe;
+    Board b;
+    Point def[BOARD_POINTS], buf[BOARD_POINTS];
+    int positions = 0;
+    for (int it = 0; it < 4000 && positions < 60; it++) {
+        RuleSet rs = it % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
+        tu_random_position(&b, &s, rs, 12 + (int)(tu_rng(&s) % 30), 9);
+        Color d = b.to_move, att = color_other(d);
+        if (rules_five_points(&b, att, rs, buf) || rules_five_points(&b, d, rs, buf))
+            continue;
+        int n = vct_defences(&b, rs, def);
+        if (n < 0)
+            continue;
+        positions++;
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            if (board_at(&b, (Point)p) != EMPTY || !rules_is_legal(&b, (Point)p, rs))
+                continue;
+            bool listed = in_list(def, n, (Point)p);
+            bool loss = tu_short_loss(&b, (Point)p, rs);
+            if (listed == loss)
+                fprintf(stderr, "defence mismatch at point %d (listed %d, loss %d), %d stones\n", p, listed, loss,
+                        board_stone_count(&b));
+            assert_int_not_equal(listed, loss);
+        }
+        assert_false(tu_short_loss(&b, POINT_PASS, rs) == false);
+    }
+    assert_true(positions >= 30);
+}
+
+int main(void)
+{
+    rules_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_primitives_vs_rules),
+        cmocka_unit_test(test_short_loss_vs_rules),
+        cmocka_unit_test(test_vct_defences_exact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
