@@ -171,9 +171,15 @@ static void sort_children(Children *c, const int *score)
     Ranked r[MAX_CHILDREN];
     Point mv[MAX_CHILDREN];
     ProofNum ip[MAX_CHILDREN];
-    for (int i = 0; i < c->n; i++)
-        r[i] = (Ranked){ score[i], i };
-    qsort(r, (size_t)c->n, sizeof r[0], cmp_ranked);
+    for (int i = 0; i < c->n; i++) {
+        Ranked x = { score[i], i };
+        int j = i - 1;
+        while (j >= 0 && cmp_ranked(&r[j], &x) > 0) {
+            r[j + 1] = r[j];
+            j--;
+        }
+        r[j + 1] = x;
+    }
     memcpy(mv, c->mv, (size_t)c->n * sizeof mv[0]);
     memcpy(ip, c->init_pn, (size_t)c->n * sizeof ip[0]);
     for (int i = 0; i < c->n; i++) {
@@ -622,6 +628,7 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     *out = NULL;
     if (cfg->threads < 1 || cfg->tt_mb < 1)
         return RJ_EBADARG;
+    qvcf_init();
     Dfpn *s = calloc(1, sizeof *s);
     if (!s)
         return RJ_ENOMEM;
