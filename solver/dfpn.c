@@ -209,6 +209,7 @@ typedef struct {
     Result result; /* terminal result, or RESULT_UNKNOWN with children */
     bool exact;    /* for a terminal disproof */
     bool leaf_vcf; /* proven by the leaf VCF */
+    Point best;    /* first move of the leaf win, or POINT_NONE */
 } NodeStatus;
 
 /* Attacker to move. */
@@ -221,16 +222,17 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
     c->n = 0;
     c->complete = false;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (qvcf_five_points(b, att, rs, pts) > 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
     int nd = qvcf_five_points(b, def, rs, pts);
     if (nd > 0 && distinct(pts, nd) > 1)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
-    if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
-        return (NodeStatus){ RESULT_PROVEN, true, true };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+    Point first = POINT_NONE;
+    if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, &first))
+        return (NodeStatus){ RESULT_PROVEN, true, true, first };
     if (run_vcf && vct && !s->cfg.no_vct) {
         ThreatOpts o;
         memset(&o, 0, sizeof o);
@@ -239,7 +241,7 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
         if (vct_search(vct, b, att, rs, &o, &vr) == 0) {
             *vcf_nodes += vr.nodes;
             if (vr.result == RESULT_PROVEN)
-                return (NodeStatus){ RESULT_PROVEN, true, true };
+                return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
         }
     }
     Key key = dfpn_tt_key(b, att);
@@ -249,7 +251,7 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     bool near[BOARD_POINTS];
     bool full = s->cfg.full_width || board_stone_count(b) == 0;
@@ -277,8 +279,8 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
     for (int i = 0; i < c->n; i++)
         c->key[i] = child_key(b, key, c->mv[i]);
     if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
-        return (NodeStatus){ RESULT_DISPROVEN, full, false };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_DISPROVEN, full, false, POINT_NONE };
+    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
 }
 
 /*
@@ -312,22 +314,22 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     c->n = 0;
     c->complete = true;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (qvcf_five_points(b, def, rs, pts) > 0)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     int na = qvcf_five_points(b, att, rs, pts);
     if (na > 0 && (distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
-        return (NodeStatus){ RESULT_PROVEN, true, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
     Key key = dfpn_tt_key(b, att);
     if (na > 0) {
         c->n = 1;
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     if (run_vcf && qvcf_search(b, def, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
     Point S[BOARD_POINTS], cand[BOARD_POINTS];
     int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
@@ -379,8 +381,8 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     for (int i = 0; i < c->n; i++)
         c->key[i] = child_key(b, key, c->mv[i]);
     if (c->n == 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
+    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
 }
 
 static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
@@ -466,7 +468,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         return;
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
-    NodeStatus st = { RESULT_UNKNOWN, false, false };
+    NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
     if (found && gce->used && gce->key == key) {
         c->n = gce->n;
         c->complete = gce->complete;
@@ -489,7 +491,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
-                     POINT_NONE, 0, st.exact };
+                     st.best, 0, st.exact };
         tt_store(&s->tt, key, &t);
         return;
     }
