@@ -553,6 +553,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         best = real_best;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
+        if (depth == 0) { /* keep the root's numbers current for progress reports */
+            TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
+            tt_store(&s->tt, key, &rt);
+        }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
         ProofNum c_thdelta = d2 < thphi ? (ProofNum)d2 : thphi;
         ProofNum sel_phi = best_phi;
