@@ -68,7 +68,7 @@ static void test_openings(void **state)
         count++;
     }
     fclose(f);
-    assert_true(count >= 8);
+    assert_true(count >= 10);
 }
 
 int main(void)
