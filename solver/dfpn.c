@@ -171,6 +171,9 @@ static void sort_children(Children *c, const int *score)
     Ranked r[MAX_CHILDREN];
     Point mv[MAX_CHILDREN];
     ProofNum ip[MAX_CHILDREN];
+    if (c->n <= 1 || c->n > MAX_CHILDREN)
+        return;
+    size_t n = (size_t)c->n;
     for (int i = 0; i < c->n; i++) {
         Ranked x = { score[i], i };
         int j = i - 1;
@@ -180,8 +183,8 @@ static void sort_children(Children *c, const int *score)
         }
         r[j + 1] = x;
     }
-    memcpy(mv, c->mv, (size_t)c->n * sizeof mv[0]);
-    memcpy(ip, c->init_pn, (size_t)c->n * sizeof ip[0]);
+    memcpy(mv, c->mv, n * sizeof mv[0]);
+    memcpy(ip, c->init_pn, n * sizeof ip[0]);
     for (int i = 0; i < c->n; i++) {
         c->mv[i] = mv[r[i].idx];
         c->init_pn[i] = ip[r[i].idx];
