@@ -469,6 +469,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     bool found = tt_probe(&s->tt, key, &e);
     if (found && (e.pn == 0 || e.dn == 0))
         return;
+    /* Mark the node busy before the (possibly costly) leaf tests, so other threads avoid it. */
+    bool multi = s->cfg.threads > 1;
+    if (multi)
+        atomic_fetch_add_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
@@ -496,11 +500,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
         tt_store(&s->tt, key, &t);
+        if (multi)
+            atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
         return;
     }
-    bool multi = s->cfg.threads > 1;
-    if (multi)
-        atomic_fetch_add_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     ProofNum phi, delta;
     int best = 0, hard = 0;
     bool exact = false;
@@ -539,7 +542,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             if (multi && v < PN_INF) {
                 unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
                 if (busy)
-                    v = pn_clamp64((uint64_t)v + (uint64_t)busy * (v / 2 + 1));
+                    v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
                 if (v >= PN_INF)
                     v = PN_INF - 1;
             }
@@ -707,7 +710,8 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
     int err = 0;
-#pragma omp parallel num_threads(nthreads) shared(err)
+    uint64_t max_thread_nodes = 0;
+#pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
@@ -722,6 +726,9 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
                 mid(&w, 0, PN_INF, PN_INF);
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+#pragma omp critical(dfpn_max_nodes)
+            if (w.nodes > max_thread_nodes)
+                max_thread_nodes = w.nodes;
             worker_flush(&w);
             worker_done(&w);
         }
@@ -732,6 +739,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     bool found = tt_probe(&s->tt, s->root_key, &e);
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
+    res->max_thread_nodes = max_thread_nodes;
     res->time_s = now_s() - s->t0;
     res->root_pn = e.pn;
     res->root_dn = e.dn;

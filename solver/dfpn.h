@@ -80,6 +80,7 @@ typedef struct {
     int pv_len;
     Point pv[DFPN_MAX_PV];    /* principal variation from the TT */
     uint64_t nodes;
+    uint64_t max_thread_nodes; /* the most nodes one thread searched (parallel balance) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;

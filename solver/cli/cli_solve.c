@@ -77,7 +77,8 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
             cli_json_str(stdout, best);
         printf(",\"nodes\":%llu,\"time_s\":%.3f,\"pv\":", (unsigned long long)r->nodes, r->time_s);
         cli_json_str(stdout, pv);
-        printf(",\"root_pn\":%u,\"root_dn\":%u", r->root_pn, r->root_dn);
+        printf(",\"root_pn\":%u,\"root_dn\":%u,\"max_thread_nodes\":%llu", r->root_pn, r->root_dn,
+               (unsigned long long)r->max_thread_nodes);
         if (r->candidates_refuted)
             printf(",\"note\":\"no win among candidate moves\"");
         if (o->have_proof)
