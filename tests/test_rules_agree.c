@@ -4,7 +4,8 @@
  *
  * Usage: test_rules_agree [POSITIONS [SEED]] (default 20000 positions).
  * Positions are clustered stones, many of them on a few lines through the
- * cluster, so threes, fours, fake threes and nested recursion are common.
+ * cluster, so threes, fours, fake threes and nested recursion are common;
+ * every 4th is a random legal game near the centre instead.
  * For every empty point the forbidden kind must agree; for a sample of points
  * the five points, four points and three points (both colours, every rule
  * set) must agree as sets.  Counts of what was seen are printed.
@@ -84,6 +85,25 @@ static void mark_maps(const Board *b, bool *reach, bool *near)
             for (int k = -5; k <= 5; k++)
                 if (point_on_board(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d]))
                     reach[point_make(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d])] = true;
+    }
+}
+
+/* A random renju game near the centre (legal moves only, stopped before a win). */
+static void random_game(Board *b, uint64_t *s)
+{
+    board_init(b);
+    int moves = 20 + rng_int(s, 60);
+    for (int m = 0; m < moves; m++) {
+        Point p = POINT_NONE;
+        for (int tries = 0; tries < 50 && p == POINT_NONE; tries++) {
+            int c = 7 + rng_int(s, 9) + rng_int(s, 9) - 8, r = 7 + rng_int(s, 9) + rng_int(s, 9) - 8;
+            Point q = point_make(c, r);
+            if (rules_is_legal(b, q, RULE_RENJU) && !rules_makes_five(b, q, b->to_move, RULE_RENJU))
+                p = q;
+        }
+        if (p == POINT_NONE)
+            break;
+        board_play(b, p);
     }
 }
 
@@ -170,7 +190,10 @@ static void test_agree(void **state)
     memset(&st, 0, sizeof st);
     Board b;
     for (long i = 0; i < g_positions; i++) {
-        random_position(&b, &s);
+        if (i % 4 == 3)
+            random_game(&b, &s);
+        else
+            random_position(&b, &s);
         Board before = b;
         int sample = rng_int(&s, BOARD_POINTS);
         /* And one empty point within two steps of a stone. */
