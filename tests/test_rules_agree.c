@@ -97,6 +97,8 @@ static void random_game(Board *b, uint64_t *s)
         Point p = POINT_NONE;
         for (int tries = 0; tries < 50 && p == POINT_NONE; tries++) {
             int c = 7 + rng_int(s, 9) + rng_int(s, 9) - 8, r = 7 + rng_int(s, 9) + rng_int(s, 9) - 8;
+            if (!point_on_board(c, r))
+                continue;
             Point q = point_make(c, r);
             if (rules_is_legal(b, q, RULE_RENJU) && !rules_makes_five(b, q, b->to_move, RULE_RENJU))
                 p = q;
@@ -168,8 +170,10 @@ static void compare_threats(Board *b, Point p, Stats *st)
                     int nall = ref_three_points_after(b, p, BLACK, d, RULE_STANDARD, fb);
                     if (na == 0 && nall > 0) {
                         st->fake_threes++;
-                        Board t = *b;
-                        board_setup_stone(&t, p, BLACK);
+                        Board t = *b; /* t: b with a black stone on p */
+                        if (t.to_move != BLACK)
+                            board_play(&t, POINT_PASS);
+                        board_play(&t, p);
                         for (int i = 0; i < nall; i++)
                             if (ref_forbidden(&t, fb[i]) == FORBID_DOUBLE_THREE) {
                                 st->fake_by_33++;
