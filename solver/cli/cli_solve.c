@@ -1,17 +1,176 @@
-/* cli_solve.c - `renju solve`, `verify`, `fifth`, `fair-n`, `bench`, `batch`. */
+/* cli_solve.c - `renju solve`, `verify`, `fifth`, `fair-n`, `batch`. */
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
 #include "cli.h"
+#include "dfpn.h"
+#include "error.h"
+#include "notation.h"
+#include "proof.h"
+#include "proof_extract.h"
+#include "rules.h"
 
-int cmd_solve(int argc, char **argv)
+/* Set by SIGINT/SIGTERM; the search polls it and stops cleanly. */
+static atomic_bool g_stop;
+
+static void on_signal(int sig)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "solve: not available in this build yet");
+    (void)sig;
+    atomic_store(&g_stop, true);
 }
 
-int cmd_verify(int argc, char **argv)
+static void install_signals(void)
 {
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "verify: not available in this build yet");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
+
+static void progress(void *ctx, const DfpnProgress *p)
+{
+    (void)ctx;
+    double rate = p->time_s > 0 ? (double)p->nodes / p->time_s : 0;
+    fprintf(stderr, "renju: %.1fs nodes %llu (%.0f/s) root pn %u dn %u tt %.1f%%\n", p->time_s,
+            (unsigned long long)p->nodes, rate, p->root_pn, p->root_dn, p->tt_fill_permille / 10.0);
+}
+
+static const char *result_name(Result r)
+{
+    return r == RESULT_PROVEN ? "proven" : r == RESULT_DISPROVEN ? "disproven" : "unknown";
+}
+
+static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
+
+typedef struct {
+    DfpnResult r;
+    bool have_proof;
+    ExtractStats ps;
+    int extract_rc;
+    bool checked;
+    int check_rc;
+    char why[512];
+} SolveOut;
+
+static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
+{
+    char best[8], pv[DFPN_MAX_PV * 6 + 8];
+    const DfpnResult *r = &o->r;
+    notation_point_str(r->best, best);
+    if (r->best == POINT_NONE)
+        strcpy(best, "-");
+    notation_moves_str(r->pv, r->pv_len, pv, sizeof pv);
+    if (a->json) {
+        printf("{\"result\":\"%s\",\"attacker\":\"%s\",\"best\":", result_name(r->result), color_name(r->attacker));
+        if (r->best == POINT_NONE)
+            printf("null");
+        else
+            cli_json_str(stdout, best);
+        printf(",\"nodes\":%llu,\"time_s\":%.3f,\"pv\":", (unsigned long long)r->nodes, r->time_s);
+        cli_json_str(stdout, pv);
+        printf(",\"root_pn\":%u,\"root_dn\":%u", r->root_pn, r->root_dn);
+        if (r->candidates_refuted)
+            printf(",\"note\":\"no win among candidate moves\"");
+        if (o->have_proof)
+            printf(",\"proof_nodes\":%llu,\"proof_depth\":%u", (unsigned long long)o->ps.nodes, o->ps.depth);
+        if (verify) {
+            printf(",\"verified\":%s", o->checked && o->check_rc == 0 ? "true" : "false");
+            if (o->checked && o->check_rc) {
+                printf(",\"why\":");
+                cli_json_str(stdout, o->why);
+            }
+        }
+        if (r->interrupted)
+            printf(",\"interrupted\":true");
+        printf("}\n");
+    } else {
+        printf("result: %s (attacker %s)\n", result_name(r->result), color_name(r->attacker));
+        if (r->candidates_refuted)
+            printf("note: no win among the candidate moves (not a full disproof)\n");
+        printf("best: %s\npv: %s\nnodes: %llu\ntime_s: %.3f\nroot pn/dn: %u/%u\n", best, pv,
+               (unsigned long long)r->nodes, r->time_s, r->root_pn, r->root_dn);
+        if (o->have_proof)
+            printf("proof: %llu nodes, depth %u plies (%llu VCF leaves)\n", (unsigned long long)o->ps.nodes,
+                   o->ps.depth, (unsigned long long)o->ps.vcf_leaves);
+        else if (r->result == RESULT_PROVEN && o->extract_rc)
+            printf("proof: not extracted (%s)\n", rj_strerror(o->extract_rc));
+        if (verify) {
+            if (o->checked)
+                printf("verified: %s%s%s\n", o->check_rc == 0 ? "yes" : "NO", o->check_rc ? " - " : "",
+                       o->check_rc ? o->why : "");
+            else
+                printf("verified: no proof to check\n");
+        }
+    }
+    fflush(stdout);
+}
+
+/* Shared body of solve and verify. */
+static int run_solve(int argc, char **argv, bool verify)
+{
+    CliArgs a;
+    int rc = cli_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    Board b;
+    if ((rc = cli_position(&a, 0, &b)))
+        return rc;
+    Color winner;
+    if (rules_game_over(&b, a.rules, &winner))
+        return cli_error(EXIT_DATAERR, "the game is already over in this position");
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = a.side;
+    cfg.rules = a.rules;
+    cfg.threads = a.threads;
+    cfg.max_nodes = a.nodes > 0 ? (uint64_t)a.nodes : 0;
+    cfg.max_time = a.time_s;
+    cfg.tt_mb = (size_t)a.tt_mb;
+    cfg.stop = &g_stop;
+    if (!a.quiet)
+        cfg.progress = progress;
+    cfg.progress_interval = 1.0;
+    Dfpn *s = NULL;
+    if ((rc = dfpn_create(&s, &cfg)))
+        return cli_error(cli_exit_code(rc), "cannot create the solver: %s", rj_strerror(rc));
+    install_signals();
+    SolveOut o;
+    memset(&o, 0, sizeof o);
+    rc = dfpn_solve(s, &b, &o.r);
+    if (rc) {
+        dfpn_free(s);
+        return cli_error(cli_exit_code(rc), "solve failed: %s", rj_strerror(rc));
+    }
+    ProofWriter w = { 0 };
+    if (o.r.result == RESULT_PROVEN && !o.r.interrupted) {
+        o.extract_rc = proof_extract(s, &b, o.r.attacker, 0, 0, &w, &o.ps);
+        o.have_proof = o.extract_rc == 0;
+        if (verify && o.have_proof) {
+            ProofStats st;
+            o.checked = true;
+            o.check_rc = proof_check(&b, w.data, w.len, &st, o.why, sizeof o.why);
+        }
+    }
+    print_out(&a, &o, verify);
+    free(w.data);
+    dfpn_free(s);
+    if (o.r.interrupted)
+        return EXIT_TEMPFAIL;
+    if (verify && o.checked && o.check_rc)
+        return cli_error(EXIT_SOFTWARE, "the extracted proof does not check: %s", o.why);
+    if (verify && o.r.result == RESULT_PROVEN && !o.have_proof)
+        return cli_error(EXIT_SOFTWARE, "no proof could be extracted: %s", rj_strerror(o.extract_rc));
+    return EXIT_DONE;
+}
+
+int cmd_solve(int argc, char **argv) { return run_solve(argc, argv, false); }
+
+int cmd_verify(int argc, char **argv) { return run_solve(argc, argv, true); }
 
 int cmd_fifth(int argc, char **argv)
 {

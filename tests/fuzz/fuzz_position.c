@@ -1,7 +1,8 @@
 /*
  * fuzz_position.c - libFuzzer target for the position parser.
  *
- * Feeds arbitrary bytes to position_parse() and notation_parse_moves() and
+ * Feeds arbitrary bytes (or, after a first byte 0xB1, moves given as bytes)
+ * to position_parse() and notation_parse_moves() and
  * checks, beyond "no crash": the result is 0 or RJ_EBADPOS; a rejection has a
  * one-line, non-empty message; an accepted position passes board_check() and
  * position_str() text parses back to the same position.  Violations abort().
@@ -67,11 +68,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size > 4096)
         return 0;
-    char *text = malloc(size + 1);
+    char *text = malloc(5 * size + 1);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = 0;
+    if (size > 0 && data[0] == 0xB1) {
+        /* Binary mode: the other bytes are moves (byte % 226, 225 = pass) written as
+         * text, so the fuzzer reaches real games and the rules checks behind them. */
+        size_t at = 0;
+        for (size_t i = 1; i < size; i++) {
+            char pt[8];
+            int v = data[i] % 226;
+            notation_point_str(v == 225 ? POINT_PASS : (Point)v, pt);
+            at += (size_t)sprintf(text + at, "%s%s", i > 1 ? " " : "", pt);
+        }
+        text[at] = 0;
+    } else {
+        memcpy(text, data, size);
+        text[size] = 0;
+    }
 
     one(text, RULE_RENJU, EMPTY);
     one(text, RULE_FREESTYLE, WHITE);

@@ -1,0 +1,132 @@
+/*
+ * dfpn.h - parallel depth-first proof-number search (df-pn, Nagai 2002) with
+ * the 1+epsilon trick (Pawlewicz & Lew) over the full renju game.
+ *
+ * The attacker (either colour) tries to win; draws (two passes, full board)
+ * count as failures.  Nodes:
+ *   - attacker to move (OR): a five wins at once; if the defender threatens
+ *     five the only moves are the legal blocks (a second threat or a
+ *     forbidden block is a loss); a VCF found at the first visit proves the
+ *     node; otherwise the children are the CANDIDATE moves: legal points
+ *     within two of a stone, ordered by line patterns (all legal moves and a
+ *     pass with DfpnConfig.full_width).
+ *   - defender to move (AND): a defender five, or a defender VCF found at the
+ *     first visit, disproves the node; an attacker five threat leaves only
+ *     the legal block; otherwise every legal defender move and the pass are
+ *     children, except moves the proof checker accepts as short losses: after
+ *     them the attacker has a legal move that leaves two winning points while
+ *     the defender has no five (each such move is verified one by one).
+ * A proof therefore never depends on a guess.  A DISPROOF found with
+ * candidate moves only says "no win among the candidates": the result is
+ * RESULT_DISPROVEN only when the disproof is exact (every legal attacker
+ * move, pass included, was refuted wherever the attacker was to move, which
+ * forced moves and full_width give); otherwise RESULT_UNKNOWN with
+ * DfpnResult.candidates_refuted set.
+ *
+ * Parallelism: OpenMP threads share the transposition table (tt.h) and each
+ * runs df-pn from the root; a shared table of "busy" counters (virtual proof
+ * numbers in the spirit of Kaneko 2010) makes a thread prefer children other
+ * threads are not searching.  With one thread the search is deterministic.
+ *
+ * Thread safety: one Dfpn per solve call at a time; dfpn_request_stop() and
+ * reading the stop flag are safe from any thread or a signal handler.
+ */
+#ifndef RJ_DFPN_H
+#define RJ_DFPN_H
+
+#include <stdatomic.h>
+
+#include "proof.h"
+#include "tt.h"
+#include "types.h"
+
+enum { DFPN_MAX_PV = 64 };
+
+/* Progress report (called from thread 0 at most every progress_interval s). */
+typedef struct {
+    uint64_t nodes;
+    double time_s;
+    ProofNum root_pn, root_dn;
+    int tt_fill_permille;
+} DfpnProgress;
+
+typedef struct {
+    Color attacker;          /* EMPTY: the side to move */
+    RuleSet rules;
+    int threads;             /* >= 1 */
+    uint64_t max_nodes;      /* 0: unlimited */
+    double max_time;         /* seconds, 0: unlimited */
+    size_t tt_mb;            /* transposition table size */
+    bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
+    uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
+    atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
+    void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
+    void *progress_ctx;
+    double progress_interval; /* seconds (0: 0.5) */
+} DfpnConfig;
+
+/* Fill c with the defaults (threads 1, 64 MiB, renju, attacker = side to move). */
+void dfpn_config_default(DfpnConfig *c);
+
+typedef struct {
+    Result result;            /* PROVEN, DISPROVEN (exact) or UNKNOWN */
+    bool candidates_refuted;  /* UNKNOWN because only candidate moves were refuted */
+    bool stopped;             /* budget exhausted or stop requested */
+    bool interrupted;         /* the external stop flag was set */
+    Color attacker;
+    Point best;               /* winning move (proven), or the most promising one */
+    int pv_len;
+    Point pv[DFPN_MAX_PV];    /* principal variation from the TT */
+    uint64_t nodes;
+    double time_s;
+    ProofNum root_pn, root_dn;
+} DfpnResult;
+
+typedef struct Dfpn Dfpn;
+
+/* Create a solver with its transposition table.  0, RJ_ENOMEM or RJ_EBADARG. */
+int dfpn_create(Dfpn **out, const DfpnConfig *cfg);
+
+/* Free the solver (NULL is fine). */
+void dfpn_free(Dfpn *s);
+
+/*
+ * Solve the position b (not modified) for the configured attacker within the
+ * budgets.  The TT is kept between calls (clear it with dfpn_clear for a cold
+ * start).  Returns 0 (any result, including UNKNOWN) or an error code.
+ */
+int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res);
+
+/* Empty the transposition table. */
+void dfpn_clear(Dfpn *s);
+
+/* Ask a running search to stop (async-signal-safe). */
+void dfpn_request_stop(Dfpn *s);
+
+/* The solver's transposition table and configuration (read-only use). */
+const TT *dfpn_tt(const Dfpn *s);
+const DfpnConfig *dfpn_config(const Dfpn *s);
+
+/*
+ * Key of position b in the TT of a search for attacker (the Zobrist key with
+ * the attacker folded in).
+ */
+Key dfpn_tt_key(const Board *b, Color attacker);
+
+/*
+ * The node rules above, for proof extraction: classify position b (attacker
+ * fixed) and, for a non-terminal node, list its children (moves, POINT_PASS
+ * included) in search order.  Returns RESULT_PROVEN / RESULT_DISPROVEN for a
+ * terminal node (no children, *n = 0) and RESULT_UNKNOWN otherwise.  The leaf
+ * VCF is not run here.  mv needs room for BOARD_POINTS + 1 moves.
+ */
+Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, int *n);
+
+/*
+ * Search position b (attacker fixed, b restored) single-threaded in the
+ * solver's TT until solved or max_nodes more nodes; used to fill gaps while
+ * extracting proofs.  Returns the result at b (UNKNOWN if unsolved).
+ */
+Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes);
+
+#endif /* RJ_DFPN_H */

@@ -1,0 +1,146 @@
+/* proof_extract.c - see proof_extract.h. */
+#include "proof_extract.h"
+
+#include <stdlib.h>
+
+#include "board.h"
+#include "error.h"
+#include "qvcf.h"
+#include "rules.h"
+
+typedef struct {
+    Dfpn *s;
+    Color att;
+    RuleSet rs;
+    uint64_t gap_budget, max_nodes;
+    ProofWriter *w;
+    ExtractStats st;
+} Ex;
+
+static int ex_and(Ex *x, Board *b, uint32_t depth);
+
+static void note_depth(Ex *x, uint32_t depth)
+{
+    if (depth > x->st.depth)
+        x->st.depth = depth;
+}
+
+/* A proven child of attacker node b (least work first), or POINT_NONE. */
+static Point proven_child(Ex *x, Board *b, const Point *mv, int n)
+{
+    Point best = POINT_NONE;
+    int best_work = 1 << 20;
+    for (int i = 0; i < n; i++) {
+        if (mv[i] != POINT_PASS && rules_makes_five(b, mv[i], x->att, x->rs))
+            return mv[i];
+        board_play(b, mv[i]);
+        TTData e;
+        if (tt_probe(dfpn_tt(x->s), dfpn_tt_key(b, x->att), &e) && e.pn == 0 && e.work < best_work)
+            best = mv[i], best_work = e.work;
+        board_undo(b);
+    }
+    return best;
+}
+
+/* Attacker to move on b: write an A-node. */
+static int ex_or(Ex *x, Board *b, uint32_t depth)
+{
+    if (++x->st.nodes > x->max_nodes)
+        return RJ_ENOMEM;
+    Point pts[BOARD_POINTS];
+    if (rules_five_points(b, x->att, x->rs, pts) > 0) {
+        note_depth(x, depth + 1);
+        return pw_u8(x->w, pts[0]);
+    }
+    Point *mv = malloc(sizeof(Point) * (BOARD_POINTS + 1));
+    if (!mv)
+        return RJ_ENOMEM;
+    int rc = 0, n;
+    for (int attempt = 0;; attempt++) {
+        Result r = dfpn_node_children(x->s, b, x->att, mv, &n);
+        if (r == RESULT_DISPROVEN) {
+            rc = RJ_ENOTFOUND;
+            break;
+        }
+        Point m = proven_child(x, b, mv, n);
+        if (m == POINT_NONE) {
+            /* A leaf proven by the VCF, or a lost entry. */
+            size_t len = x->w->len;
+            x->st.nodes--;
+            uint64_t vn = 0;
+            uint32_t vd = 0;
+            rc = qvcf_write_proof(b, x->att, x->rs, 0, x->w, &vn, &vd);
+            if (rc == 0) {
+                x->st.nodes += vn;
+                x->st.vcf_leaves++;
+                note_depth(x, depth + vd);
+                break;
+            }
+            x->st.nodes++;
+            x->w->len = len;
+            if (rc != RJ_ENOTFOUND || attempt > 0) {
+                rc = rc ? rc : RJ_ENOTFOUND;
+                break;
+            }
+            x->st.researched++;
+            if (dfpn_search_node(x->s, b, x->att, x->gap_budget) != RESULT_PROVEN) {
+                rc = RJ_ENOTFOUND;
+                break;
+            }
+            continue;
+        }
+        pw_u8(x->w, m);
+        if (m != POINT_PASS && rules_makes_five(b, m, x->att, x->rs)) {
+            note_depth(x, depth + 1);
+            rc = x->w->err;
+            break;
+        }
+        board_play(b, m);
+        rc = ex_and(x, b, depth + 1);
+        board_undo(b);
+        break;
+    }
+    free(mv);
+    return rc;
+}
+
+/* Defender to move on b: write a D-node. */
+static int ex_and(Ex *x, Board *b, uint32_t depth)
+{
+    if (++x->st.nodes > x->max_nodes)
+        return RJ_ENOMEM;
+    note_depth(x, depth);
+    Point *mv = malloc(sizeof(Point) * (BOARD_POINTS + 1));
+    if (!mv)
+        return RJ_ENOMEM;
+    int n, rc = 0;
+    Result r = dfpn_node_children(x->s, b, x->att, mv, &n);
+    if (r == RESULT_DISPROVEN || n > 0xffff) {
+        rc = RJ_ENOTFOUND;
+    } else if (r == RESULT_PROVEN) {
+        rc = pw_u16(x->w, 0);
+    } else {
+        pw_u16(x->w, (uint16_t)n);
+        for (int i = 0; i < n && !rc; i++) {
+            pw_u8(x->w, mv[i]);
+            board_play(b, mv[i]);
+            rc = ex_or(x, b, depth + 1);
+            board_undo(b);
+        }
+    }
+    free(mv);
+    return rc ? rc : x->w->err;
+}
+
+int proof_extract(Dfpn *s, const Board *b, Color attacker, uint64_t gap_budget, uint64_t max_nodes,
+                  ProofWriter *w, ExtractStats *st)
+{
+    Ex x = { s, attacker, dfpn_config(s)->rules, gap_budget ? gap_budget : 100000,
+             max_nodes ? max_nodes : 50000000, w, { 0, 0, 0, 0 } };
+    Board bb = *b;
+    pw_header(w, x.rs, attacker);
+    int rc = bb.to_move == attacker ? ex_or(&x, &bb, 0) : ex_and(&x, &bb, 0);
+    if (st)
+        *st = x.st;
+    return rc ? rc : w->err;
+}

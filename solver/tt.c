@@ -1,0 +1,142 @@
+/* tt.c - see tt.h. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "error.h"
+
+enum { TT_ALIGN = 2 << 20 }; /* 2 MiB: one huge page */
+
+int tt_create(TT *tt, size_t mb)
+{
+    memset(tt, 0, sizeof *tt);
+    if (mb < 1)
+        return RJ_EBADARG;
+    uint64_t bytes = (uint64_t)mb << 20;
+    uint64_t nb = 1;
+    while (nb * 2 * 64 <= bytes)
+        nb *= 2;
+    size_t size = (size_t)(nb * 64);
+    size_t alloc = (size + TT_ALIGN - 1) / TT_ALIGN * TT_ALIGN;
+    void *mem = aligned_alloc(TT_ALIGN, alloc);
+    if (!mem)
+        return RJ_ENOMEM;
+#ifdef MADV_HUGEPAGE
+    madvise(mem, alloc, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    memset(mem, 0, alloc);
+    tt->entries = mem;
+    tt->nbuckets = nb;
+    tt->bytes = alloc;
+    return 0;
+}
+
+void tt_free(TT *tt)
+{
+    free(tt->entries);
+    memset(tt, 0, sizeof *tt);
+}
+
+void tt_clear(TT *tt)
+{
+    if (tt->entries)
+        memset(tt->entries, 0, tt->bytes);
+}
+
+enum {
+    SH_DN = TT_PN_BITS,
+    SH_BEST = 2 * TT_PN_BITS,
+    SH_WORK = 56,
+    SH_EXACT = 62,
+    SH_USED = 63
+};
+#define PN_MASK ((UINT64_C(1) << TT_PN_BITS) - 1)
+
+static uint64_t pack_pn(ProofNum v)
+{
+    if (v >= PN_INF)
+        return TT_PN_INF;
+    return v > TT_PN_MAX ? TT_PN_MAX : v;
+}
+
+static ProofNum unpack_pn(uint64_t v)
+{
+    v &= PN_MASK;
+    return v == TT_PN_INF ? PN_INF : (ProofNum)v;
+}
+
+static uint64_t pack(const TTData *d)
+{
+    return pack_pn(d->pn) | pack_pn(d->dn) << SH_DN | (uint64_t)d->best << SH_BEST |
+           (uint64_t)(d->work & 63) << SH_WORK | (uint64_t)d->exact << SH_EXACT | UINT64_C(1) << SH_USED;
+}
+
+static void unpack(uint64_t data, TTData *d)
+{
+    d->pn = unpack_pn(data);
+    d->dn = unpack_pn(data >> SH_DN);
+    d->best = (Point)(data >> SH_BEST);
+    d->work = (uint8_t)((data >> SH_WORK) & 63);
+    d->exact = (data >> SH_EXACT) & 1;
+}
+
+bool tt_probe(const TT *tt, Key key, TTData *out)
+{
+    TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t data = atomic_load_explicit(&b[i].data, memory_order_relaxed);
+        uint64_t lock = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
+        if ((lock ^ data) == key && (data >> SH_USED)) {
+            unpack(data, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Replacement priority of a stored data word (higher is kept). */
+static unsigned priority(uint64_t data)
+{
+    if (!(data >> SH_USED))
+        return 0;
+    unsigned work = (unsigned)((data >> SH_WORK) & 63) + 1;
+    bool solved = (data & PN_MASK) == 0 || ((data >> SH_DN) & PN_MASK) == 0;
+    return solved ? 128 + work : work;
+}
+
+void tt_store(TT *tt, Key key, const TTData *d)
+{
+    TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
+    uint64_t data = pack(d);
+    int victim = 0;
+    unsigned low = ~0u;
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t od = atomic_load_explicit(&b[i].data, memory_order_relaxed);
+        uint64_t ol = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
+        if ((ol ^ od) == key && (od >> SH_USED)) {
+            /* Never overwrite a solved result with a stale unsolved one (another thread). */
+            if (priority(od) >= 128 && priority(data) < 128)
+                return;
+            victim = i;
+            break;
+        }
+        unsigned pr = priority(od);
+        if (pr < low) {
+            low = pr;
+            victim = i;
+        }
+    }
+    atomic_store_explicit(&b[victim].data, data, memory_order_relaxed);
+    atomic_store_explicit(&b[victim].lock, key ^ data, memory_order_relaxed);
+}
+
+int tt_fill_permille(const TT *tt)
+{
+    uint64_t n = tt->nbuckets < 1024 ? tt->nbuckets : 1024, used = 0;
+    for (uint64_t i = 0; i < n; i++)
+        for (int j = 0; j < TT_WAYS; j++)
+            used += atomic_load_explicit(&tt->entries[i * TT_WAYS + j].data, memory_order_relaxed) >> SH_USED;
+    return (int)(used * 1000 / (n * TT_WAYS));
+}
