@@ -319,3 +319,23 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
     }
     return n;
 }
+
+int thr_potential(const Board *b, Point p, Color c)
+{
+    int t = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d), best = 0;
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        for (int s = pos - 4; s <= pos; s++) {
+            if (s < 0 || s > BOARD_SIZE - 5)
+                continue;
+            unsigned w = 0x1fu << s;
+            int k = pop16(own & w);
+            if (!(blk & w) && k > best)
+                best = k;
+        }
+        t += best;
+    }
+    return t;
+}

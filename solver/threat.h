@@ -108,6 +108,13 @@ void thr_mark_lines(Point p, uint64_t set[4]);
 int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs);
 
 /*
+ * Move-ordering potential of empty p for c: over the four directions, the sum
+ * of the most c stones in one five-window through p free of opponent stones
+ * (0..16).
+ */
+int thr_potential(const Board *b, Point p, Color c);
+
+/*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)
  * a "short loss" of the proof format (proof.h): after it, the attacker (the
  * other side) can win at once, or has a double-win move after which the

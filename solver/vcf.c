@@ -125,18 +125,8 @@ static void record_win(VcfCtx *c, const Point *fin, int n)
     o->len = c->plen + n;
 }
 
-/* Cheap ordering score: attacker stones within two steps along the four lines. */
-static int order_score(const Board *b, Point p, Color att)
-{
-    int s = 0, col = point_col(p), row = point_row(p);
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int k = -2; k <= 2; k++) {
-            if (!k)
-                continue;
-            s += board_at_cr(b, col + k * DIR_DC[d], row + k * DIR_DR[d]) == (int)att;
-        }
-    return s;
-}
+/* Ordering score: the attacker's line potential at p (threat.h). */
+static int order_score(const Board *b, Point p, Color att) { return thr_potential(b, p, att); }
 
 /* Is q a point the defender cannot block (black defender, forbidden point)? */
 static bool block_forbidden(VcfCtx *c, Board *b, Point q)

@@ -282,6 +282,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
         if (thr_fives_after(b, buf[i], c->att, c->rs, f) > 0 && thr_legal(b, buf[i], c->att, c->rs))
             mv[k++] = buf[i];
     }
+    int nfour = k;
     int n3 = thr_window_points(b, c->att, 2, buf);
     for (int i = 0; i < n3; i++) {
         Point p = buf[i];
@@ -295,10 +296,22 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
         if (three)
             mv[k++] = p;
     }
-    if (k == 0)
+    if (k == 0) {
         set_lost(nd);
-    else
-        add_children(c, n, mv, k, true);
+        return;
+    }
+    /* Order: fours first (they come first), then by line potential (ties: first min wins). */
+    int sc[BOARD_POINTS];
+    for (int i = 0; i < k; i++)
+        sc[i] = thr_potential(b, mv[i], c->att) + (i < nfour ? 100 : 0);
+    for (int i = 1; i < k; i++) {
+        Point pm = mv[i];
+        int v = sc[i], j = i - 1;
+        for (; j >= 0 && sc[j] < v; j--)
+            mv[j + 1] = mv[j], sc[j + 1] = sc[j];
+        mv[j + 1] = pm, sc[j + 1] = v;
+    }
+    add_children(c, n, mv, k, true);
 }
 
 /* Expand a defender node (defender to move). */

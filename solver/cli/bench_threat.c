@@ -30,7 +30,7 @@ static const Puzzle VCF_PUZZLES[] = {
                                      "i14 f9 g4 i13 k9 h12 m10 g10 f4 f5 l4", WHITE, true },
     { "vcf_white_7", "h13 b13 j13 a14 h15 f14 a2 a13 f8 l13 j12 g14 i15 d9 d8 m1 h14 c15 h3 c13 i10 d13 h8 a6 "
                      "b1 g1 g13 f7 f15 e14 j14 b5 e13 k1 n14 k15 g7", WHITE, false },
-    { "vcf_black_14_line", "h13 i7 f14 e9 j13 c7 n15 o4 i11 b6 b13 c9 h14 c8 f13 f3 c12 e7 k6 m2 g9 f4 b14 b8 d12 "
+    { "vcf_black_dense", "h13 i7 f14 e9 j13 c7 n15 o4 i11 b6 b13 c9 h14 c8 f13 f3 c12 e7 k6 m2 g9 f4 b14 b8 d12 "
                            "f9 d14 k4 c1 i9 h12 n3 b11 k2 c11 i5 a3 h8 i4 g6 g7 j11 h9 g15 b3 h7 d13 j7 h4 b7 e11 "
                            "g12 f5 n2 f2 o1 e4 m3 f10 i13 e12 l1", BLACK, false },
     { "vcf_none_D4", "D4 i10 h10", BLACK, false },
