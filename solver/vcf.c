@@ -157,7 +157,10 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
     Key k = b->key ^ c->salt;
     if (tt_none(c, k, depth))
         return 0;
-    int n;
+    /* The attacker's fours first: with none there is nothing to do (whatever the defender has). */
+    int n = thr_four_moves(b, c->att, c->rs, mv);
+    if (n == 0)
+        return 0;
     if (!dfive) {
         nd = thr_five_points(b, c->def, c->rs, buf);
     } else {
@@ -169,10 +172,14 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
         return 0;
     }
     if (nd == 1) {
+        /* The defender's four must be blocked, by a four. */
+        int j = 0;
+        while (j < n && mv[j] != buf[0])
+            j++;
+        if (j == n)
+            return 0;
         mv[0] = buf[0];
         n = 1;
-    } else {
-        n = thr_four_moves(b, c->att, c->rs, mv);
     }
     /* Pass 1: keep legal fours; a move leaving two five points wins now. */
     int m = 0;
