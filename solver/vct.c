@@ -467,8 +467,8 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->node[0].move = POINT_NONE;
     uint32_t path[2 * MAX_DEPTH + 8];
     int pdepth[2 * MAX_DEPTH + 8];
-    while (c->node[0].pn != 0 && c->node[0].dn != 0) {
-        if ((c->nodes & POLL_MASK) == 0 && out_of_budget(c))
+    for (uint64_t iter = 0; c->node[0].pn != 0 && c->node[0].dn != 0; iter++) {
+        if ((iter & POLL_MASK) == 0 && out_of_budget(c))
             break;
         if (c->max_nodes && c->nodes >= c->max_nodes)
             break;
