@@ -157,6 +157,30 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
     return n;
 }
 
+int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
+{
+    assert(p < BOARD_POINTS && board_at(b, p) == c);
+    bool exact = thr_exact(c, rs);
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        uint16_t f = thr_line_fives(own, blk, exact, pos - 4, pos);
+        while (f) {
+            int q = __builtin_ctz(f);
+            f &= (uint16_t)(f - 1);
+            Point pt = thr_line_point(d, idx, q);
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                dup |= out[i] == pt;
+            if (!dup)
+                out[n++] = pt;
+        }
+    }
+    return n;
+}
+
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);

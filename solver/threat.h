@@ -64,6 +64,13 @@ int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out);
  */
 int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out);
 
+/*
+ * Five points of c in the five-windows through the occupied point p (the
+ * five points a c stone just played on p made, when c had none before);
+ * distinct, at most 8, returns the count.
+ */
+int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out);
+
 /* All four moves of c (distinct, geometric), written to out; returns the count. */
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out);
 

@@ -225,17 +225,23 @@ static bool has_threat(VctCtx *c, Board *b)
     return thr_five_points(b, c->att, c->rs, buf) > 0 || thr_double_wins(b, c->att, c->rs, buf, true) > 0;
 }
 
-/* Expand an attacker node (attacker to move); depth = attacker moves made so far. */
-static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
+/*
+ * Expand an attacker node (attacker to move); depth = attacker moves made so
+ * far.  Below the root the attacker has no five point (its four was blocked,
+ * or it had none) and the defender's five points are those its last move made.
+ */
+static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
 {
     Node *nd = &c->node[n];
     Point buf[BOARD_POINTS], mv[BOARD_POINTS], f[8];
-    if (thr_five_points(b, c->att, c->rs, buf) > 0) {
+    if (root && thr_five_points(b, c->att, c->rs, buf) > 0) {
         nd->win = buf[0];
         set_proven(nd, K_FIVE);
         return;
     }
-    int nd5 = thr_five_points(b, c->def, c->rs, buf);
+    Point last = board_last_move(b);
+    int nd5 = root || last >= BOARD_POINTS ? thr_five_points(b, c->def, c->rs, buf)
+                                           : thr_fives_through(b, last, c->def, c->rs, buf);
     if (nd5 >= 2) {
         set_lost(nd);
         return;
@@ -314,16 +320,22 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
     add_children(c, n, mv, k, true);
 }
 
-/* Expand a defender node (defender to move). */
-static void expand_and(VctCtx *c, Board *b, uint32_t n)
+/*
+ * Expand a defender node (defender to move).  Below the root the defender has
+ * no five point (the attacker blocked it, or it had none) and the attacker's
+ * five points are those its last move made.
+ */
+static void expand_and(VctCtx *c, Board *b, uint32_t n, bool root)
 {
     Node *nd = &c->node[n];
     Point buf[BOARD_POINTS];
-    if (thr_five_points(b, c->def, c->rs, buf) > 0) {
+    if (root && thr_five_points(b, c->def, c->rs, buf) > 0) {
         set_lost(nd);
         return;
     }
-    int na = thr_five_points(b, c->att, c->rs, buf);
+    Point last = board_last_move(b);
+    int na = root || last >= BOARD_POINTS ? thr_five_points(b, c->att, c->rs, buf)
+                                          : thr_fives_through(b, last, c->att, c->rs, buf);
     if (na >= 2) {
         set_proven(nd, K_DONE);
         return;
@@ -489,9 +501,9 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
         if (dis_probe(c, b->key ^ c->salt, c->max_depth - depth))
             set_lost(&c->node[n]);
         else if (or_node)
-            expand_or(c, b, n, depth);
+            expand_or(c, b, n, depth, n == 0);
         else
-            expand_and(c, b, n);
+            expand_and(c, b, n, n == 0);
         if (c->node[n].kind == K_OPEN) /* tree full */
             c->abort = true;
         if (c->node[n].dn == 0)
