@@ -111,7 +111,7 @@ static inline bool set_add(PointSet *s, Point p)
 int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
@@ -184,7 +184,7 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
@@ -206,7 +206,7 @@ int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {

@@ -38,10 +38,14 @@ static inline Point thr_line_point(int dir, int idx, int pos)
 {
     assert(dir >= 0 && dir < NUM_DIRS && pos >= 0 && pos < BOARD_SIZE);
     switch (dir) {
-    case DIR_E: return point_make(pos, idx);
-    case DIR_N: return point_make(idx, pos);
-    case DIR_NE: return point_make(pos, pos - (idx - (BOARD_SIZE - 1)));
-    default: return point_make(pos, idx - pos);
+    case DIR_E:
+        return point_make(pos, idx);
+    case DIR_N:
+        return point_make(idx, pos);
+    case DIR_NE:
+        return point_make(pos, pos - (idx - (BOARD_SIZE - 1)));
+    default:
+        return point_make(pos, idx - pos);
     }
 }
 

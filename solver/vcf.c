@@ -190,7 +190,7 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
             continue;
         if (nf >= 2) {
             board_play(b, p);
-            Point fin[3] = { p, thr_legal(b, f[0], c->def, c->rs) ? f[0] : POINT_PASS, f[1] };
+            Point fin[3] = {p, thr_legal(b, f[0], c->def, c->rs) ? f[0] : POINT_PASS, f[1]};
             board_undo(b);
             record_win(c, fin, 3);
             return 1;
@@ -214,7 +214,7 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
         board_play(b, mv[i]);
         if (block_forbidden(c, b, q[i])) {
             board_undo(b);
-            Point fin[3] = { mv[i], POINT_PASS, q[i] };
+            Point fin[3] = {mv[i], POINT_PASS, q[i]};
             record_win(c, fin, 3);
             return 1;
         }
@@ -244,12 +244,12 @@ static int def_root(VcfCtx *c, Board *b, int depth)
     if (na == 0 || depth < 1)
         return 0;
     if (na >= 2) {
-        Point fin[2] = { thr_legal(b, buf[0], c->def, c->rs) ? buf[0] : POINT_PASS, buf[1] };
+        Point fin[2] = {thr_legal(b, buf[0], c->def, c->rs) ? buf[0] : POINT_PASS, buf[1]};
         record_win(c, fin, 2);
         return 1;
     }
     if (block_forbidden(c, b, buf[0])) {
-        Point fin[2] = { POINT_PASS, buf[0] };
+        Point fin[2] = {POINT_PASS, buf[0]};
         record_win(c, fin, 2);
         return 1;
     }
@@ -269,7 +269,7 @@ static int run(VcfCtx *c, Board *b, int depth)
 
 int vcf_search(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VcfResult *out)
 {
-    static const ThreatOpts none = { 0 };
+    static const ThreatOpts none = {0};
     if (!opts)
         opts = &none;
     out->result = RESULT_UNKNOWN;
@@ -369,8 +369,8 @@ done:
     return rc;
 }
 
-int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts,
-                    ProofWriter *w, VcfResult *res)
+int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, ProofWriter *w,
+                    VcfResult *res)
 {
     VcfResult local;
     VcfResult *r = res ? res : &local;

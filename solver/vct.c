@@ -17,11 +17,11 @@ enum { DEFAULT_DEPTH = 40, MAX_DEPTH = 250, POLL_MASK = 63 };
 
 typedef struct {
     ProofNum pn, dn;
-    uint32_t child;  /* index of the first child (children are contiguous) */
+    uint32_t child; /* index of the first child (children are contiguous) */
     uint16_t nchild;
-    Point move;      /* move leading to this node */
+    Point move; /* move leading to this node */
     uint8_t kind;
-    Point win;       /* K_FIVE: the five point; K_DOUBLE: the double-win move */
+    Point win; /* K_FIVE: the five point; K_DOUBLE: the double-win move */
 } Node;
 
 struct VctCtx {
@@ -118,7 +118,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     int nw = thr_double_wins(b, att, rs, w, false);
     if (nw == 0)
         return -1;
-    uint64_t set[4] = { 0, 0, 0, 0 };
+    uint64_t set[4] = {0, 0, 0, 0};
     bool all = false;
     if (rs == RULE_RENJU && att == BLACK)
         for (int i = 0; i < nw && !all; i++)
@@ -128,7 +128,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     } else {
         thr_mark_lines(w[0], set);
         for (int i = 1; i < nw; i++) {
-            uint64_t m[4] = { 0, 0, 0, 0 };
+            uint64_t m[4] = {0, 0, 0, 0};
             thr_mark_lines(w[i], m);
             for (int j = 0; j < 4; j++)
                 set[j] &= m[j];
@@ -271,7 +271,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
     }
     if (c->vcf_budget) {
         VcfResult vr;
-        ThreatOpts o = { .max_nodes = c->vcf_budget, .stop = c->stop };
+        ThreatOpts o = {.max_nodes = c->vcf_budget, .stop = c->stop};
         vcf_search(c->vcf, b, c->att, c->rs, &o, &vr);
         c->nodes += vr.nodes;
         if (vr.result == RESULT_PROVEN) {
@@ -280,7 +280,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
         }
     }
     /* Threat moves: legal fours, then legal threes. */
-    uint64_t seen[4] = { 0, 0, 0, 0 };
+    uint64_t seen[4] = {0, 0, 0, 0};
     int k = 0;
     int n4 = thr_four_moves(b, c->att, c->rs, buf);
     for (int i = 0; i < n4; i++) {
@@ -450,7 +450,7 @@ static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out)
 
 int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VctResult *out)
 {
-    static const ThreatOpts none = { 0 };
+    static const ThreatOpts none = {0};
     if (!opts)
         opts = &none;
     memset(out, 0, offsetof(VctResult, line));
@@ -536,7 +536,8 @@ static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter
     int rc;
     if (or_node) {
         switch (nd->kind) {
-        case K_FIVE: return pw_u8(w, nd->win);
+        case K_FIVE:
+            return pw_u8(w, nd->win);
         case K_DOUBLE:
             pw_u8(w, nd->win);
             return pw_u16(w, 0);
@@ -557,7 +558,8 @@ static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter
             board_undo(b);
             return rc;
         }
-        default: return RJ_EINTERNAL;
+        default:
+            return RJ_EINTERNAL;
         }
     }
     if (nd->kind == K_DONE)
