@@ -153,41 +153,37 @@ static int distinct(const Point *pts, int n)
     return k;
 }
 
-typedef struct {
-    int score, idx;
-} Ranked;
+enum { MAX_SCORE = 511 };
 
-static int cmp_ranked(const void *a, const void *b)
-{
-    const Ranked *x = a, *y = b;
-    if (x->score != y->score)
-        return y->score - x->score;
-    return x->idx - y->idx;
-}
-
-/* Stable sort of c's children by score, highest first. */
+/* Stable sort of c's children by score (0..MAX_SCORE, clamped), highest first: a counting sort. */
 static void sort_children(Children *c, const int *score)
 {
-    Ranked r[MAX_CHILDREN];
+    uint16_t count[MAX_SCORE + 2];
     Point mv[MAX_CHILDREN];
     ProofNum ip[MAX_CHILDREN];
     if (c->n <= 1 || c->n > MAX_CHILDREN)
         return;
     size_t n = (size_t)c->n;
+    memset(count, 0, sizeof count);
+    int hi = 0, lo = MAX_SCORE;
     for (int i = 0; i < c->n; i++) {
-        Ranked x = { score[i], i };
-        int j = i - 1;
-        while (j >= 0 && cmp_ranked(&r[j], &x) > 0) {
-            r[j + 1] = r[j];
-            j--;
-        }
-        r[j + 1] = x;
+        int sc = score[i] < 0 ? 0 : score[i] > MAX_SCORE ? MAX_SCORE : score[i];
+        count[MAX_SCORE - sc + 1]++;
+        if (sc > hi)
+            hi = sc;
+        if (sc < lo)
+            lo = sc;
     }
+    /* Prefix sums over descending scores, only across the range in use. */
+    for (int k = MAX_SCORE - hi + 1; k <= MAX_SCORE - lo + 1; k++)
+        count[k] += count[k - 1];
     memcpy(mv, c->mv, n * sizeof mv[0]);
     memcpy(ip, c->init_pn, n * sizeof ip[0]);
     for (int i = 0; i < c->n; i++) {
-        c->mv[i] = mv[r[i].idx];
-        c->init_pn[i] = ip[r[i].idx];
+        int sc = score[i] < 0 ? 0 : score[i] > MAX_SCORE ? MAX_SCORE : score[i];
+        int at = count[MAX_SCORE - sc]++;
+        c->mv[at] = mv[i];
+        c->init_pn[at] = ip[i];
     }
 }
 
