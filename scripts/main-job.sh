@@ -10,7 +10,7 @@ dir=$(bash scripts/build.sh Release)
 bin="$dir/renju"
 out="$dir/main-job.txt"
 db="${RENJU_DB:-$PWD/renju.lmdb}"
-pos="${RENJU_MAIN_POSITION:-h8 i9 i7 i8 g7 f11}"
+pos="${RENJU_MAIN_POSITION:-h8 i9 i7 i8 g7 f8}"
 threads=$(nproc 2>/dev/null || echo 2)
 {
   echo "\$ renju show \"$pos\""

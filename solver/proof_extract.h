@@ -21,7 +21,7 @@
 typedef struct {
     uint64_t nodes;       /* A-nodes and D-nodes written */
     uint32_t depth;       /* longest line in plies */
-    uint64_t vcf_leaves;  /* subtrees written by the VCF */
+    uint64_t vcf_leaves;  /* subtrees written by the leaf VCF / VCT */
     uint64_t researched;  /* gaps filled by searching again */
 } ExtractStats;
 

@@ -106,7 +106,7 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
         printf("best: %s\npv: %s\nnodes: %llu\ntime_s: %.3f\nroot pn/dn: %u/%u\n", best, pv,
                (unsigned long long)r->nodes, r->time_s, r->root_pn, r->root_dn);
         if (o->have_proof)
-            printf("proof: %llu nodes, depth %u plies (%llu VCF leaves)\n", (unsigned long long)o->ps.nodes,
+            printf("proof: %llu nodes, depth %u plies (%llu VCF/VCT leaves)\n", (unsigned long long)o->ps.nodes,
                    o->ps.depth, (unsigned long long)o->ps.vcf_leaves);
         else if (r->result == RESULT_PROVEN && o->extract_rc)
             printf("proof: not extracted (%s)\n", rj_strerror(o->extract_rc));
