@@ -705,14 +705,13 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
-    int err = 0;
-    uint64_t max_thread_nodes = 0;
+    _Atomic int err = 0;
+    _Atomic uint64_t max_thread_nodes = 0;
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
-#pragma omp atomic write
-            err = RJ_ENOMEM;
+            atomic_store(&err, RJ_ENOMEM);
         } else {
             w.next_progress = s->t0 + s->cfg.progress_interval;
             while (!should_stop(&w)) {
@@ -722,20 +721,21 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
                 mid(&w, 0, PN_INF, PN_INF);
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
-#pragma omp critical(dfpn_max_nodes)
-            if (w.nodes > max_thread_nodes)
-                max_thread_nodes = w.nodes;
+            /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
+            uint64_t seen = atomic_load(&max_thread_nodes);
+            while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
+                ;
             worker_flush(&w);
             worker_done(&w);
         }
     }
-    if (err)
-        return err;
+    if (atomic_load(&err))
+        return atomic_load(&err);
     TTData e = { 1, 1, POINT_NONE, 0, false };
     bool found = tt_probe(&s->tt, s->root_key, &e);
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
-    res->max_thread_nodes = max_thread_nodes;
+    res->max_thread_nodes = atomic_load(&max_thread_nodes);
     res->time_s = now_s() - s->t0;
     res->root_pn = e.pn;
     res->root_dn = e.dn;
