@@ -21,6 +21,9 @@ typedef struct {
 
 static const BenchPos SUITE[] = {
     { "white_vct", "B:a1,a15,o1,o15 W:h8,i9,j8", WHITE, 200000, false },
+    { "d4_c", "h8 h9 i9 h5 j7 g6", EMPTY, 200000, false },
+    { "d4_d", "h8 h9 i9 k8 g8 i11", EMPTY, 200000, false },
+    { "i7_b", "h8 i9 i7 i8 g7 f8", EMPTY, 200000, false },
     { "four_three", "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4", EMPTY, 200000, false },
     { "d4_a", "h8 h9 i9 e11 i11 k5 j8 g10", EMPTY, 200000, false },
     { "d4_b", "h8 h9 i9 f8 k6 f6 k7 i8", EMPTY, 200000, false },
