@@ -5,7 +5,8 @@
  *
  * Budget: --nodes N / --time S are the total, split evenly over the positions
  * to solve, or each position's own with --per-class; with neither, 10000
- * nodes a position.  --time also bounds the whole run (positions not started
+ * nodes a position (fair-n: 2000, as an opening has 25000-50000 positions).
+ * --time also bounds the whole run (positions not started
  * in time stay unknown).  Results go to the database given by --db, or to the
  * default one when that file exists (--no-db: none); a rerun reuses them (a
  * proven/disproven position is never searched again, an unknown one only
@@ -25,7 +26,7 @@
 #include "position.h"
 #include "rules.h"
 
-enum { DEFAULT_NODES = 10000 };
+enum { DEFAULT_NODES = 10000, DEFAULT_NODES_FAIR = 2000 };
 
 static const char *status_str(Result r)
 {
@@ -105,12 +106,12 @@ out:
     return rc > 1 ? rc : 0;
 }
 
-static int run_start(Run *r, long npos, const char *what)
+static int run_start(Run *r, long npos, const char *what, uint64_t default_nodes)
 {
     int rc = cli_run_open_db(&r->a, r->no_db, &r->db);
     if (rc)
         return rc;
-    cli_run_budget(&r->a, r->per_class, npos, DEFAULT_NODES, r->tt_given, &r->cfg);
+    cli_run_budget(&r->a, r->per_class, npos, default_nodes, r->tt_given, &r->cfg);
     r->cfg.stop = cli_run_stop();
     if ((rc = dfpn_create(&r->dfpn, &r->cfg))) {
         db_close(r->db);
@@ -181,7 +182,7 @@ int cmd_fifth(int argc, char **argv)
     if (rules_game_over(&b, r.a.rules, &winner))
         return cli_error(EXIT_DATAERR, "the game is already over in this position");
     int ncls = opening_count_classes(&b, r.a.rules);
-    if ((rc = run_start(&r, ncls, "fifth")))
+    if ((rc = run_start(&r, ncls, "fifth", DEFAULT_NODES)))
         return rc;
     OpeningClass *cl = malloc(sizeof *cl * BOARD_POINTS);
     if (!cl) {
@@ -265,7 +266,7 @@ int cmd_fair_n(int argc, char **argv)
     if (r.fourth && (rc = parse_fourth(r.fourth, only, &nonly)))
         return rc;
     long npos = opening_count_fair_n(&b, r.a.rules, r.fourth ? only : NULL, nonly);
-    if ((rc = run_start(&r, npos, "fair-n")))
+    if ((rc = run_start(&r, npos, "fair-n", DEFAULT_NODES_FAIR)))
         return rc;
     OpeningFourth *f = malloc(sizeof *f * BOARD_POINTS);
     if (!f) {
