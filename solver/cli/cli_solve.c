@@ -1,4 +1,4 @@
-/* cli_solve.c - `renju solve`, `verify`, `fifth`, `fair-n`, `batch`. */
+/* cli_solve.c - `renju solve` and `verify`. */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -231,21 +231,3 @@ static int run_solve(int argc, char **argv, bool verify)
 int cmd_solve(int argc, char **argv) { return run_solve(argc, argv, false); }
 
 int cmd_verify(int argc, char **argv) { return run_solve(argc, argv, true); }
-
-int cmd_fifth(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "fifth: not available in this build yet");
-}
-
-int cmd_fair_n(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "fair-n: not available in this build yet");
-}
-
-int cmd_batch(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return cli_error(EXIT_SOFTWARE, "batch: not available in this build yet");
-}

@@ -20,11 +20,11 @@ static const Command COMMANDS[] = {
     { "vct", cmd_vct, "vct POSITION [--side S] [budget]       victory by continuous threats" },
     { "solve", cmd_solve, "solve POSITION [--attacker S] [budget] [--threads N] [--db PATH]  df-pn proof search" },
     { "verify", cmd_verify, "verify POSITION [budget]               solve, then check the proof independently" },
-    { "fifth", cmd_fifth, "fifth POSITION4 [budget]               5th-move classes and W bounds" },
-    { "fair-n", cmd_fair_n, "fair-n OPENING [budget]                fair-N bounds of an opening" },
+    { "fifth", cmd_fifth, "fifth POSITION4 [budget] [--per-class] [--db PATH|--no-db]  5th-move classes and W bounds" },
+    { "fair-n", cmd_fair_n, "fair-n OPENING [budget] [--per-class] [--fourth MOVES] [--db PATH|--no-db]  fair-N bounds" },
     { "query", cmd_query, "query POSITION [--db PATH] [--children] stored result of a position" },
     { "db", cmd_db, "db stats|verify|merge|export|import    database maintenance" },
-    { "batch", cmd_batch, "batch plan|run                         split and run solve jobs" },
+    { "batch", cmd_batch, "batch plan POSITION [--depth D] [--out PLAN] | run PLAN [--shard I/N] [--db PATH] [budget]" },
     { "bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>" },
 };
 enum { NUM_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
