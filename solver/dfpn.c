@@ -33,7 +33,8 @@ struct Dfpn {
     _Atomic uint8_t *busy;  /* per key hash: threads inside the node */
     atomic_bool stop_internal;
     atomic_bool interrupted;
-    _Atomic uint64_t nodes; /* flushed node count of the current solve */
+    _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
+    _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
     uint64_t node_limit;    /* absolute limit on nodes (0: none) */
     double t0, deadline;    /* deadline 0: none */
     Color attacker;
@@ -71,7 +72,8 @@ typedef struct {
     Board b;
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
-    uint64_t vcf_nodes;
+    uint64_t vcf_nodes;  /* leaf VCF / VCT nodes (also counted in nodes) */
+    uint64_t dfpn_nodes; /* MID calls */
     bool halt;
     double next_progress;
     Children *stack; /* one per depth below the search root */
@@ -423,15 +425,22 @@ static void report_progress(Worker *w, double t)
     s->cfg.progress(s->cfg.progress_ctx, &p);
 }
 
-/* Count one node; every FLUSH_EVERY nodes publish the count and check budgets. */
-static void count_node(Worker *w)
+/*
+ * Count n units of work (a df-pn node is one, each leaf VCF/VCT node one);
+ * every FLUSH_EVERY units publish the count and check the budgets.
+ */
+static void count_work(Worker *w, uint64_t n)
 {
-    w->nodes++;
+    Dfpn *s = w->s;
+    w->nodes += n;
     if (w->limit && w->nodes >= w->limit)
         w->halt = true;
-    if (++w->unflushed < FLUSH_EVERY)
+    w->unflushed += n;
+    /* The node budget is exact with one thread (flushed total + this thread's unflushed count). */
+    if (s->node_limit && atomic_load_explicit(&s->nodes, memory_order_relaxed) + w->unflushed >= s->node_limit)
+        atomic_store(&s->stop_internal, true);
+    if (w->unflushed < FLUSH_EVERY)
         return;
-    Dfpn *s = w->s;
     uint64_t total = atomic_fetch_add(&s->nodes, w->unflushed) + w->unflushed;
     w->unflushed = 0;
     if (s->node_limit && total >= s->node_limit)
@@ -460,7 +469,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     bool is_or = b->to_move == att;
     Key key = dfpn_tt_key(b, att);
     uint64_t start = w->nodes;
-    count_node(w);
+    w->dfpn_nodes++;
+    count_work(w, 1);
     TTData e;
     bool found = tt_probe(&s->tt, key, &e);
     if (found && (e.pn == 0 || e.dn == 0))
@@ -481,7 +491,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->key[i] = child_key(b, key, c->mv[i]);
         }
     } else {
+        uint64_t threat0 = w->vcf_nodes;
         st = gen(s, b, att, c, !found, &w->vcf_nodes, w->vct);
+        if (w->vcf_nodes > threat0)
+            count_work(w, w->vcf_nodes - threat0);
         if (st.result == RESULT_UNKNOWN) {
             gce->used = true;
             gce->key = key;
@@ -618,7 +631,9 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
 static void worker_flush(Worker *w)
 {
     atomic_fetch_add(&w->s->nodes, w->unflushed);
+    atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
     w->unflushed = 0;
+    w->dfpn_nodes = 0;
 }
 
 void dfpn_config_default(DfpnConfig *c)
@@ -701,6 +716,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     atomic_store(&s->stop_internal, false);
     atomic_store(&s->interrupted, false);
     atomic_store(&s->nodes, 0);
+    atomic_store(&s->dfpn_nodes, 0);
     s->t0 = now_s();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
@@ -735,6 +751,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     bool found = tt_probe(&s->tt, s->root_key, &e);
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
+    res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
     res->max_thread_nodes = atomic_load(&max_thread_nodes);
     res->time_s = now_s() - s->t0;
     res->root_pn = e.pn;

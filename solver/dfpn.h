@@ -54,7 +54,7 @@ typedef struct {
     Color attacker;          /* EMPTY: the side to move */
     RuleSet rules;
     int threads;             /* >= 1 */
-    uint64_t max_nodes;      /* 0: unlimited */
+    uint64_t max_nodes;      /* work budget: df-pn plus leaf threat-search nodes; 0: unlimited */
     double max_time;         /* seconds, 0: unlimited */
     size_t tt_mb;            /* transposition table size */
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
@@ -79,8 +79,9 @@ typedef struct {
     Point best;               /* winning move (proven), or the most promising one */
     int pv_len;
     Point pv[DFPN_MAX_PV];    /* principal variation from the TT */
-    uint64_t nodes;
-    uint64_t max_thread_nodes; /* the most nodes one thread searched (parallel balance) */
+    uint64_t nodes;            /* work: df-pn nodes plus the nodes of the leaf VCF/VCT searches */
+    uint64_t dfpn_nodes;       /* df-pn nodes alone (MID calls) */
+    uint64_t max_thread_nodes; /* the most work one thread did (parallel balance) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;

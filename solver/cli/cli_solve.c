@@ -77,8 +77,8 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
             cli_json_str(stdout, best);
         printf(",\"nodes\":%llu,\"time_s\":%.3f,\"pv\":", (unsigned long long)r->nodes, r->time_s);
         cli_json_str(stdout, pv);
-        printf(",\"root_pn\":%u,\"root_dn\":%u,\"max_thread_nodes\":%llu", r->root_pn, r->root_dn,
-               (unsigned long long)r->max_thread_nodes);
+        printf(",\"dfpn_nodes\":%llu,\"root_pn\":%u,\"root_dn\":%u,\"max_thread_nodes\":%llu",
+               (unsigned long long)r->dfpn_nodes, r->root_pn, r->root_dn, (unsigned long long)r->max_thread_nodes);
         if (r->candidates_refuted)
             printf(",\"note\":\"no win among candidate moves\"");
         if (o->have_proof)
@@ -103,8 +103,10 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
         printf("result: %s (attacker %s)\n", result_name(r->result), color_name(r->attacker));
         if (r->candidates_refuted)
             printf("note: no win among the candidate moves (not a full disproof)\n");
-        printf("best: %s\npv: %s\nnodes: %llu\ntime_s: %.3f\nroot pn/dn: %u/%u\n", best, pv,
-               (unsigned long long)r->nodes, r->time_s, r->root_pn, r->root_dn);
+        printf("best: %s\npv: %s\nnodes: %llu (df-pn %llu, the rest in leaf threat searches)\ntime_s: %.3f\n"
+               "root pn/dn: %u/%u\n",
+               best, pv, (unsigned long long)r->nodes, (unsigned long long)r->dfpn_nodes, r->time_s, r->root_pn,
+               r->root_dn);
         if (o->have_proof)
             printf("proof: %llu nodes, depth %u plies (%llu VCF/VCT leaves)\n", (unsigned long long)o->ps.nodes,
                    o->ps.depth, (unsigned long long)o->ps.vcf_leaves);
