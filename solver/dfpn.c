@@ -8,23 +8,19 @@
 
 #include "board.h"
 #include "error.h"
+#include "nodegen.h"
 #include "qvcf.h"
 #include "rules.h"
 #include "vct.h"
 #include "zobrist.h"
 
 enum {
-    MAX_CHILDREN = BOARD_POINTS + 1,
     BUSY_BITS = 16,
     FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
     DEFAULT_VCF_BUDGET = 2000,
     DEFAULT_VCT_BUDGET = 1000,
     VCT_TT_LOG2 = 16,
-    VCT_TREE = 1 << 14,
-    INIT_PN_FOUR = 1,            /* child AND node after an attacker four */
-    INIT_PN_DOUBLE = 2,          /* after a move with two open lines of two */
-    INIT_PN_THREE = 3,           /* after a move making a three-ish shape */
-    INIT_PN_QUIET = 8            /* after any other move */
+    VCT_TREE = 1 << 14
 };
 
 struct Dfpn {
@@ -41,14 +37,6 @@ struct Dfpn {
     Key root_key;
 };
 
-/* The children of one node on a worker's stack. */
-typedef struct {
-    int n;
-    bool complete; /* all legal moves of the side to move are listed */
-    Point mv[MAX_CHILDREN];
-    Key key[MAX_CHILDREN];
-    ProofNum init_pn[MAX_CHILDREN]; /* initial attacker proof number of the child */
-} Children;
 
 /*
  * A worker's cache of child lists (direct-mapped by key): df-pn re-enters the
@@ -104,295 +92,6 @@ Key dfpn_tt_key(const Board *b, Color attacker)
     return b->key ^ (attacker == WHITE ? zob_mix(ZOB_SEED ^ UINT64_C(0xa77ac0e5)) : 0);
 }
 
-/* TT key of the child reached by move m from b (node key `key`), without playing it. */
-static inline Key child_key(const Board *b, Key key, Point m)
-{
-    Key k = key ^ zob_side();
-    if (board_last_move(b) == POINT_PASS)
-        k ^= zob_pass();
-    return m == POINT_PASS ? k ^ zob_pass() : k ^ zob_stone(b->to_move, m);
-}
-
-/*
- * A necessary condition for a black stone on p to be forbidden, from stone
- * counts alone: a three or a four through p needs two other black stones
- * within 4 points on its line, so a double-three or a double-four across
- * lines needs two such directions; an overline or a double-four on one line
- * needs at least four other black stones within 5 points on that line.
- */
-static bool may_be_forbidden(const Board *b, Point p)
-{
-    int dirs2 = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        unsigned line = b->line[0][d][board_line_index(p, d)];
-        int pos = board_line_pos(p, d);
-        unsigned near5 = (line << 5 >> pos) & 0x7ffu;  /* positions pos-5 .. pos+5 */
-        unsigned near4 = (near5 >> 1) & 0x1ffu;         /* positions pos-4 .. pos+4 */
-        if (qvcf_pop16(near5) >= 4)
-            return true;
-        dirs2 += qvcf_pop16(near4) >= 2;
-    }
-    return dirs2 >= 2;
-}
-
-/* Is a stone of colour c on empty point p legal (black under renju: not forbidden)? */
-static bool legal_for(Board *b, Point p, Color c, RuleSet rs)
-{
-    if (board_at(b, p) != EMPTY)
-        return false;
-    return !(rs == RULE_RENJU && c == BLACK && may_be_forbidden(b, p) && rules_is_forbidden(b, p));
-}
-
-static int distinct(const Point *pts, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        bool seen = false;
-        for (int j = 0; j < i; j++)
-            seen |= pts[j] == pts[i];
-        k += !seen;
-    }
-    return k;
-}
-
-enum { MAX_SCORE = 511 };
-
-/* Stable sort of c's children by score (0..MAX_SCORE, clamped), highest first: a counting sort. */
-static void sort_children(Children *c, const int *score)
-{
-    uint16_t count[MAX_SCORE + 2];
-    Point mv[MAX_CHILDREN];
-    ProofNum ip[MAX_CHILDREN];
-    if (c->n <= 1 || c->n > MAX_CHILDREN)
-        return;
-    size_t n = (size_t)c->n;
-    memset(count, 0, sizeof count);
-    int hi = 0, lo = MAX_SCORE;
-    for (int i = 0; i < c->n; i++) {
-        int sc = score[i] < 0 ? 0 : score[i] > MAX_SCORE ? MAX_SCORE : score[i];
-        count[MAX_SCORE - sc + 1]++;
-        if (sc > hi)
-            hi = sc;
-        if (sc < lo)
-            lo = sc;
-    }
-    /* Prefix sums over descending scores, only across the range in use. */
-    for (int k = MAX_SCORE - hi + 1; k <= MAX_SCORE - lo + 1; k++)
-        count[k] += count[k - 1];
-    memcpy(mv, c->mv, n * sizeof mv[0]);
-    memcpy(ip, c->init_pn, n * sizeof ip[0]);
-    for (int i = 0; i < c->n; i++) {
-        int sc = score[i] < 0 ? 0 : score[i] > MAX_SCORE ? MAX_SCORE : score[i];
-        int at = count[MAX_SCORE - sc]++;
-        c->mv[at] = mv[i];
-        c->init_pn[at] = ip[i];
-    }
-}
-
-/* near[p]: p lies within Chebyshev distance 2 of a stone. */
-static void mark_near(const Board *b, bool *near)
-{
-    memset(near, 0, BOARD_POINTS);
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if (board_at(b, (Point)p) == EMPTY)
-            continue;
-        int pc = point_col((Point)p), pr = point_row((Point)p);
-        for (int dr = -2; dr <= 2; dr++)
-            for (int dc = -2; dc <= 2; dc++)
-                if (point_on_board(pc + dc, pr + dr))
-                    near[point_make(pc + dc, pr + dr)] = true;
-    }
-}
-
-/* ---- node rules ------------------------------------------------------- */
-
-typedef struct {
-    Result result; /* terminal result, or RESULT_UNKNOWN with children */
-    bool exact;    /* for a terminal disproof */
-    bool leaf_vcf; /* proven by the leaf VCF */
-    Point best;    /* first move of the leaf win, or POINT_NONE */
-} NodeStatus;
-
-/* Attacker to move. */
-static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
-                         VctCtx *vct)
-{
-    RuleSet rs = s->cfg.rules;
-    Color def = color_other(att);
-    Point pts[BOARD_POINTS];
-    c->n = 0;
-    c->complete = false;
-    if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    if (qvcf_five_points(b, att, rs, pts) > 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
-    int nd = qvcf_five_points(b, def, rs, pts);
-    if (nd > 0 && distinct(pts, nd) > 1)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    if (nd > 0 && !legal_for(b, pts[0], att, rs))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    Point first = POINT_NONE;
-    if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, &first))
-        return (NodeStatus){ RESULT_PROVEN, true, true, first };
-    if (run_vcf && vct && !s->cfg.no_vct) {
-        ThreatOpts o;
-        memset(&o, 0, sizeof o);
-        o.max_nodes = s->cfg.vct_budget;
-        VctResult vr;
-        if (vct_search(vct, b, att, rs, &o, &vr) == 0) {
-            *vcf_nodes += vr.nodes;
-            if (vr.result == RESULT_PROVEN)
-                return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
-        }
-    }
-    Key key = dfpn_tt_key(b, att);
-    if (nd > 0) {
-        c->n = 1;
-        c->complete = true;
-        c->mv[0] = pts[0];
-        c->init_pn[0] = 1;
-        c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
-    }
-    bool near[BOARD_POINTS];
-    bool full = s->cfg.full_width || board_stone_count(b) == 0;
-    mark_near(b, near);
-    int score[MAX_CHILDREN];
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if ((!full && !near[p]) || !legal_for(b, (Point)p, att, rs))
-            continue;
-        int wa, na, wd, ndf;
-        qvcf_potential(b, (Point)p, att, &wa, &na);
-        qvcf_potential(b, (Point)p, def, &wd, &ndf);
-        int i = c->n++;
-        c->mv[i] = (Point)p;
-        score[i] = 16 * wa * wa + 12 * na + 4 * wd * wd + 2 * ndf;
-        c->init_pn[i] = wa >= 3 ? INIT_PN_FOUR : na >= 2 ? INIT_PN_DOUBLE : wa == 2 ? INIT_PN_THREE : INIT_PN_QUIET;
-    }
-    if (full) {
-        int i = c->n++;
-        c->mv[i] = POINT_PASS;
-        score[i] = -1;
-        c->init_pn[i] = INIT_PN_QUIET;
-    }
-    c->complete = full;
-    sort_children(c, score);
-    for (int i = 0; i < c->n; i++)
-        c->key[i] = child_key(b, key, c->mv[i]);
-    if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
-        return (NodeStatus){ RESULT_DISPROVEN, full, false, POINT_NONE };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
-}
-
-/*
- * Is defender move m (on b, defender to move) a short loss the checker accepts:
- * after m the defender has no five point and the attacker has a legal move in
- * S leaving two or more winning points?
- */
-static bool short_loss(Board *b, Point m, Color att, RuleSet rs, const Point *S, int ns)
-{
-    Point f[8];
-    if (m != POINT_PASS && rules_four_points_after(b, m, color_other(att), rs, f) > 0)
-        return false; /* the defender would threaten five */
-    bool loss = false;
-    board_play(b, m);
-    for (int i = 0; i < ns && !loss; i++) {
-        if (S[i] == m || !legal_for(b, S[i], att, rs))
-            continue;
-        int k = rules_four_points_after(b, S[i], att, rs, f);
-        loss = distinct(f, k) >= 2;
-    }
-    board_undo(b);
-    return loss;
-}
-
-/* Defender to move. */
-static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
-{
-    RuleSet rs = s->cfg.rules;
-    Color def = color_other(att);
-    Point pts[BOARD_POINTS];
-    c->n = 0;
-    c->complete = true;
-    if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    if (qvcf_five_points(b, def, rs, pts) > 0)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    int na = qvcf_five_points(b, att, rs, pts);
-    if (na > 0 && (distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
-        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
-    Key key = dfpn_tt_key(b, att);
-    if (na > 0) {
-        c->n = 1;
-        c->mv[0] = pts[0];
-        c->init_pn[0] = 1;
-        c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
-    }
-    if (run_vcf && qvcf_search(b, def, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    /* S: attacker moves that would leave two winning points (open fours, four-fours). */
-    Point S[BOARD_POINTS], cand[BOARD_POINTS];
-    int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
-    for (int i = 0; i < ncand; i++) {
-        Point f[8];
-        int k = rules_four_points_after(b, cand[i], att, rs, f);
-        if (distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
-            S[ns++] = cand[i];
-    }
-    int score[MAX_CHILDREN];
-    bool near[BOARD_POINTS];
-    mark_near(b, near);
-    for (int p = 0; p <= BOARD_POINTS; p++) {
-        Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
-        if (m != POINT_PASS && !legal_for(b, m, def, rs))
-            continue;
-        if (ns > 0 && short_loss(b, m, att, rs, S, ns))
-            continue;
-        int i = c->n++;
-        c->mv[i] = m;
-        c->init_pn[i] = 1;
-        if (m == POINT_PASS) {
-            score[i] = -1;
-        } else if (!near[m]) {
-            score[i] = 0;
-        } else {
-            int wa, na2, wd, nd2;
-            qvcf_potential(b, m, att, &wa, &na2);
-            qvcf_potential(b, m, def, &wd, &nd2);
-            score[i] = 16 * wd * wd + 8 * wa * wa + 4 * na2 + 2 * nd2;
-        }
-    }
-    /* Scored (near) moves first, sorted; the far moves and the pass keep their order. */
-    int nsc = 0;
-    for (int i = 0; i < c->n; i++)
-        if (score[i] > 0) {
-            Point m = c->mv[i];
-            int sc = score[i];
-            memmove(&c->mv[nsc + 1], &c->mv[nsc], (size_t)(i - nsc) * sizeof c->mv[0]);
-            memmove(&score[nsc + 1], &score[nsc], (size_t)(i - nsc) * sizeof score[0]);
-            c->mv[nsc] = m;
-            score[nsc] = sc;
-            nsc++;
-        }
-    int total = c->n;
-    c->n = nsc;
-    sort_children(c, score);
-    c->n = total;
-    for (int i = 0; i < c->n; i++)
-        c->key[i] = child_key(b, key, c->mv[i]);
-    if (c->n == 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
-}
-
-static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
-                      VctCtx *vct)
-{
-    return b->to_move == att ? gen_or(s, b, att, c, run_vcf, vcf_nodes, vct)
-                             : gen_and(s, b, att, c, run_vcf, vcf_nodes);
-}
-
 Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, int *n)
 {
     Children *c = malloc(sizeof *c);
@@ -400,7 +99,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         *n = 0;
         return RESULT_UNKNOWN;
     }
-    NodeStatus st = gen(s, b, attacker, c, false, NULL, NULL);
+    NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -488,11 +187,11 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         memcpy(c->mv, gce->mv, c->n);
         for (int i = 0; i < c->n; i++) {
             c->init_pn[i] = gce->init_pn[i];
-            c->key[i] = child_key(b, key, c->mv[i]);
+            c->key[i] = ng_child_key(b, key, c->mv[i]);
         }
     } else {
         uint64_t threat0 = w->vcf_nodes;
-        st = gen(s, b, att, c, !found, &w->vcf_nodes, w->vct);
+        st = ng_generate(&s->cfg, b, att, c, !found, &w->vcf_nodes, w->vct);
         if (w->vcf_nodes > threat0)
             count_work(w, w->vcf_nodes - threat0);
         if (st.result == RESULT_UNKNOWN) {

@@ -28,6 +28,8 @@
  * numbers in the spirit of Kaneko 2010) makes a thread prefer children other
  * threads are not searching.  With one thread the search is deterministic.
  *
+ * The node rules live in nodegen.c (shared with proof extraction).
+ *
  * Thread safety: one Dfpn per solve call at a time; dfpn_request_stop() and
  * reading the stop flag are safe from any thread or a signal handler.
  */
