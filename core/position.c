@@ -244,6 +244,22 @@ int position_parse(const char *s, RuleSet rs, Color to_move, Board *b, char *err
     int n = 0;
     const char *rest = s;
     const Opening *o = find_opening(s, &rest);
+    /* "d4" is both opening D4 and the point d4.  A lower-case code followed by
+     * more moves is read as a move list when it plays as one ("d4 e5 f6");
+     * an upper-case code ("D4 j10"), or a code alone ("d4"), is the opening. */
+    if (o && (s[0] == 'd' || s[0] == 'i') && *skip_seps(rest)) {
+        Point mv[MAX_PLY];
+        int k = notation_parse_moves(s, mv, MAX_PLY - 1, NULL, 0);
+        if (k > 0) {
+            char e2[8];
+            Board t;
+            board_init(&t);
+            if (play_checked(&t, mv, k, rs, e2, sizeof e2) == 0) {
+                o = NULL;
+                rest = s;
+            }
+        }
+    }
     if (o) {
         memcpy(moves, o->moves, sizeof o->moves);
         n = 3;
@@ -274,7 +290,10 @@ char *position_str(const Board *b, char *buf, size_t len)
     int passes = 0;
     for (int i = 0; i < b->ply; i++)
         passes += b->hist[i] == POINT_PASS;
-    if (b->ply > 0 && board_stone_count(b) == b->ply - passes)
+    /* A single move on d1..d13 / i1..i13 would read back as an opening code. */
+    bool code_alike = b->ply == 1 && b->hist[0] != POINT_PASS &&
+                      (point_col(b->hist[0]) == 3 || point_col(b->hist[0]) == 8) && point_row(b->hist[0]) < 13;
+    if (b->ply > 0 && board_stone_count(b) == b->ply - passes && !code_alike)
         return notation_moves_str(b->hist, b->ply, buf, len);
     size_t at = 0;
     buf[0] = 0;

@@ -5,9 +5,10 @@
  *   - a move sequence, black first, "pass" allowed, in any spelling of
  *     notation.h: "h8 h9 i10", "h8h9i10", "H8,H9,I10", "h8 pass h9";
  *   - an opening followed by more moves (move 4, 5, ...): by code "D4 j10",
- *     "d4j10" (a first token d1..d13 / i1..i13 is always read as an opening
- *     code, so a sequence cannot start with black on those points: write such
- *     a position as a stone set), or by any name opening_find() knows, in any
+ *     "D4j10" (an upper-case code, or a code alone like "d4", is the opening;
+ *     a lower-case d1..d13 / i1..i13 followed by moves is read as a move list
+ *     when it plays as one, "d4 e5 f6", else as the opening), or by any name
+ *     opening_find() knows, in any
  *     case, two-word English glosses included: "kagetsu j10", "花月 j10",
  *     "Flower Moon j10", "flower-moon,j10";
  *   - a stone set "B:e13,c12,e12 W:o15,o11" (tags in any case and order, may

@@ -3,10 +3,14 @@
  *
  * Everything works on one line at a time, read from the board's per colour /
  * direction bit masks: bit i of a mask is the point at line position i
- * (0..14).  Runs of stones are found with count-leading/trailing-zero steps.
- * Stones placed "in mind" during the recursive double-three check touch only
- * the cells and line masks (never the key or history) and are removed again
- * before returning.
+ * (0..14).  For a black stone under renju one base-3 table lookup per line
+ * (core/pattern.h) gives five / overline / fours / straight-four points; a
+ * point is decided by its four lookups unless it has threes on two lines, and
+ * only then are the threes checked one by one, recursively (RIF 9.3).  The
+ * other queries (five points, four points, three points of any colour and
+ * rule set) find runs with count-leading/trailing-zero steps.  Stones placed
+ * "in mind" during the recursive check touch only the cells and line masks
+ * (never the key or history) and are removed again before returning.
  */
 #include "rules.h"
 
@@ -53,7 +57,7 @@ void rules_init(void) { call_once(&init_once, build_tables); }
 /* Entry points build the tables themselves if a caller forgot rules_init(). */
 static inline void ensure_init(void)
 {
-    if (__builtin_expect(!atomic_load_explicit(&init_done, memory_order_relaxed), 0))
+    if (__builtin_expect(!atomic_load_explicit(&init_done, memory_order_acquire), 0))
         rules_init();
 }
 

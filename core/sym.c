@@ -69,11 +69,12 @@ static void stone_list(const Board *b, StoneList *l)
 }
 
 /* Key of the stones seen through transform t. */
-static void key_under(const StoneList *l, Color to_move, RuleSet rs, int t, SymKey *out)
+static void key_under(const StoneList *l, Color to_move, RuleSet rs, bool pass_pending, int t, SymKey *out)
 {
     memset(out, 0, sizeof *out);
     out->b[0] = (uint8_t)to_move;
     out->b[1] = (uint8_t)rs;
+    out->b[SYMKEY_PASS_BYTE] = pass_pending;
     for (int i = 0; i < l->n; i++) {
         Point q = sym_apply(t, l->p[i]);
         out->b[2 + q / 4] |= (uint8_t)(l->c[i] << (2 * (q % 4)));
@@ -84,7 +85,7 @@ void sym_key(const Board *b, RuleSet rs, SymKey *out)
 {
     StoneList l;
     stone_list(b, &l);
-    key_under(&l, b->to_move, rs, 0, out);
+    key_under(&l, b->to_move, rs, board_last_move(b) == POINT_PASS, 0, out);
 }
 
 void sym_canonical(const Board *b, RuleSet rs, SymKey *out, int *t)
@@ -92,10 +93,10 @@ void sym_canonical(const Board *b, RuleSet rs, SymKey *out, int *t)
     int best_t = 0;
     StoneList l;
     stone_list(b, &l);
-    key_under(&l, b->to_move, rs, 0, out);
+    key_under(&l, b->to_move, rs, board_last_move(b) == POINT_PASS, 0, out);
     for (int u = 1; u < NUM_SYMS; u++) {
         SymKey k;
-        key_under(&l, b->to_move, rs, u, &k);
+        key_under(&l, b->to_move, rs, board_last_move(b) == POINT_PASS, u, &k);
         if (memcmp(k.b, out->b, SYMKEY_LEN) < 0) {
             *out = k;
             best_t = u;

@@ -30,9 +30,10 @@ int sym_compose(int a, int b);
  * Layout: byte 0 = side to move (1 black, 2 white), byte 1 = rule set,
  * bytes 2..58 = a 2-bit-per-point colour map (225 points, 4 points a byte,
  * point p at byte 2 + p/4, bits 2*(p%4)), 0 empty 1 black 2 white.
- * Bytes 59..63 are zero.
+ * Byte 59 = 1 when the last move was a pass (another pass ends the game in
+ * a draw, so the value can differ), else 0.  Bytes 60..63 are zero.
  */
-enum { SYMKEY_LEN = 64 };
+enum { SYMKEY_LEN = 64, SYMKEY_PASS_BYTE = 59 };
 typedef struct { uint8_t b[SYMKEY_LEN]; } SymKey;
 
 /* Key of the board as it stands (no transform), for the given rule set. */

@@ -367,6 +367,8 @@ int db_get(Db *db, const Board *b, RuleSet rs, Color attacker, DbRecord *out)
 {
     DbKey key;
     int t;
+    if (board_last_move(b) == POINT_PASS)
+        return RJ_ENOTFOUND; /* never stored: see db_queue */
     db_key(b, rs, attacker, &key, &t);
     MDB_txn *txn;
     int rc = db_txn_begin(db, MDB_RDONLY, &txn);

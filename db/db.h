@@ -104,7 +104,9 @@ int db_get_proof(Db *db, const Board *b, RuleSet rs, Color attacker, uint8_t **p
  * data is copied and canonicalised now; it is committed by the next flush,
  * which happens automatically when batch_max entries are queued, on
  * db_flush and on db_close.  r->flags is set from the proof argument.
- * Returns 0; RJ_EBADARG (read-only db, bad record fields); RJ_EBADDATA (the
+ * Returns 0; RJ_EBADARG (read-only db, bad record fields, or b right after a
+ * pass: a pending pass has no stone-set spelling, so such positions are never
+ * stored and db_get reports them not found); RJ_EBADDATA (the
  * proof does not frame against b); RJ_ENOMEM; or an error of the automatic
  * flush.
  */

@@ -37,7 +37,8 @@ static int store_store(void *ctx, const Board *b, RuleSet rs, const StoredResult
     r.time = (uint64_t)time(NULL);
     strncpy(r.version, rj_version(), RECORD_VERSION_MAX);
     int rc = db_queue(ctx, b, rs, &r, proof_len ? proof : NULL, proof_len);
-    return rc == RJ_ECONFLICT ? 0 : rc; /* counted by db_conflicts() */
+    /* Conflicts are counted by db_conflicts(); positions after a pass are not stored. */
+    return rc == RJ_ECONFLICT || rc == RJ_EBADARG ? 0 : rc;
 }
 
 void db_result_store(Db *db, ResultStore *rs)

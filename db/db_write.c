@@ -63,6 +63,10 @@ int db_queue(Db *db, const Board *b, RuleSet rs, const DbRecord *r, const uint8_
 {
     DbKey key;
     int t;
+    /* A pending pass is part of the position (another pass draws) but has no
+     * stone-set spelling in exports: such positions are not stored. */
+    if (board_last_move(b) == POINT_PASS)
+        return RJ_EBADARG;
     db_key(b, rs, r->attacker, &key, &t);
     DbRecord c = *r;
     c.best = sym_apply(t, r->best);

@@ -10,13 +10,17 @@
 #include "error.h"
 #include "qvcf.h"
 #include "rules.h"
+#include "vct.h"
 #include "zobrist.h"
 
 enum {
     MAX_CHILDREN = BOARD_POINTS + 1,
     BUSY_BITS = 16,
-    FLUSH_EVERY = 1024,          /* nodes between flushes of a thread's count */
+    FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
     DEFAULT_VCF_BUDGET = 2000,
+    DEFAULT_VCT_BUDGET = 1000,
+    VCT_TT_LOG2 = 16,
+    VCT_TREE = 1 << 14,
     INIT_PN_FOUR = 1,            /* child AND node after an attacker four */
     INIT_PN_DOUBLE = 2,          /* after a move with two open lines of two */
     INIT_PN_THREE = 3,           /* after a move making a three-ish shape */
@@ -63,6 +67,7 @@ typedef struct {
 typedef struct {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
+    VctCtx *vct;          /* the worker's VCT context */
     Board b;
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
@@ -166,11 +171,20 @@ static void sort_children(Children *c, const int *score)
     Ranked r[MAX_CHILDREN];
     Point mv[MAX_CHILDREN];
     ProofNum ip[MAX_CHILDREN];
-    for (int i = 0; i < c->n; i++)
-        r[i] = (Ranked){ score[i], i };
-    qsort(r, (size_t)c->n, sizeof r[0], cmp_ranked);
-    memcpy(mv, c->mv, (size_t)c->n * sizeof mv[0]);
-    memcpy(ip, c->init_pn, (size_t)c->n * sizeof ip[0]);
+    if (c->n <= 1 || c->n > MAX_CHILDREN)
+        return;
+    size_t n = (size_t)c->n;
+    for (int i = 0; i < c->n; i++) {
+        Ranked x = { score[i], i };
+        int j = i - 1;
+        while (j >= 0 && cmp_ranked(&r[j], &x) > 0) {
+            r[j + 1] = r[j];
+            j--;
+        }
+        r[j + 1] = x;
+    }
+    memcpy(mv, c->mv, n * sizeof mv[0]);
+    memcpy(ip, c->init_pn, n * sizeof ip[0]);
     for (int i = 0; i < c->n; i++) {
         c->mv[i] = mv[r[i].idx];
         c->init_pn[i] = ip[r[i].idx];
@@ -198,10 +212,12 @@ typedef struct {
     Result result; /* terminal result, or RESULT_UNKNOWN with children */
     bool exact;    /* for a terminal disproof */
     bool leaf_vcf; /* proven by the leaf VCF */
+    Point best;    /* first move of the leaf win, or POINT_NONE */
 } NodeStatus;
 
 /* Attacker to move. */
-static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
+static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
+                         VctCtx *vct)
 {
     RuleSet rs = s->cfg.rules;
     Color def = color_other(att);
@@ -209,16 +225,28 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
     c->n = 0;
     c->complete = false;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (qvcf_five_points(b, att, rs, pts) > 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
     int nd = qvcf_five_points(b, def, rs, pts);
     if (nd > 0 && distinct(pts, nd) > 1)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
-    if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
-        return (NodeStatus){ RESULT_PROVEN, true, true };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+    Point first = POINT_NONE;
+    if (run_vcf && qvcf_search(b, att, rs, s->cfg.vcf_budget, vcf_nodes, &first))
+        return (NodeStatus){ RESULT_PROVEN, true, true, first };
+    if (run_vcf && vct && !s->cfg.no_vct) {
+        ThreatOpts o;
+        memset(&o, 0, sizeof o);
+        o.max_nodes = s->cfg.vct_budget;
+        VctResult vr;
+        if (vct_search(vct, b, att, rs, &o, &vr) == 0) {
+            *vcf_nodes += vr.nodes;
+            if (vr.result == RESULT_PROVEN)
+                return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
+        }
+    }
     Key key = dfpn_tt_key(b, att);
     if (nd > 0) {
         c->n = 1;
@@ -226,7 +254,7 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     bool near[BOARD_POINTS];
     bool full = s->cfg.full_width || board_stone_count(b) == 0;
@@ -254,8 +282,8 @@ static NodeStatus gen_or(const Dfpn *s, Board *b, Color att, Children *c, bool r
     for (int i = 0; i < c->n; i++)
         c->key[i] = child_key(b, key, c->mv[i]);
     if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
-        return (NodeStatus){ RESULT_DISPROVEN, full, false };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_DISPROVEN, full, false, POINT_NONE };
+    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
 }
 
 /*
@@ -289,22 +317,22 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     c->n = 0;
     c->complete = true;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (qvcf_five_points(b, def, rs, pts) > 0)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     int na = qvcf_five_points(b, att, rs, pts);
     if (na > 0 && (distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
-        return (NodeStatus){ RESULT_PROVEN, true, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
     Key key = dfpn_tt_key(b, att);
     if (na > 0) {
         c->n = 1;
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = child_key(b, key, pts[0]);
-        return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     if (run_vcf && qvcf_search(b, def, rs, s->cfg.vcf_budget, vcf_nodes, NULL))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false };
+        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
     Point S[BOARD_POINTS], cand[BOARD_POINTS];
     int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
@@ -356,13 +384,14 @@ static NodeStatus gen_and(const Dfpn *s, Board *b, Color att, Children *c, bool 
     for (int i = 0; i < c->n; i++)
         c->key[i] = child_key(b, key, c->mv[i]);
     if (c->n == 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false };
+        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
+    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
 }
 
-static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
+static NodeStatus gen(const Dfpn *s, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
+                      VctCtx *vct)
 {
-    return b->to_move == att ? gen_or(s, b, att, c, run_vcf, vcf_nodes)
+    return b->to_move == att ? gen_or(s, b, att, c, run_vcf, vcf_nodes, vct)
                              : gen_and(s, b, att, c, run_vcf, vcf_nodes);
 }
 
@@ -373,7 +402,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         *n = 0;
         return RESULT_UNKNOWN;
     }
-    NodeStatus st = gen(s, b, attacker, c, false, NULL);
+    NodeStatus st = gen(s, b, attacker, c, false, NULL, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -440,9 +469,13 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     bool found = tt_probe(&s->tt, key, &e);
     if (found && (e.pn == 0 || e.dn == 0))
         return;
+    /* Mark the node busy before the (possibly costly) leaf tests, so other threads avoid it. */
+    bool multi = s->cfg.threads > 1;
+    if (multi)
+        atomic_fetch_add_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
-    NodeStatus st = { RESULT_UNKNOWN, false, false };
+    NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
     if (found && gce->used && gce->key == key) {
         c->n = gce->n;
         c->complete = gce->complete;
@@ -452,7 +485,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->key[i] = child_key(b, key, c->mv[i]);
         }
     } else {
-        st = gen(s, b, att, c, !found, &w->vcf_nodes);
+        st = gen(s, b, att, c, !found, &w->vcf_nodes, w->vct);
         if (st.result == RESULT_UNKNOWN) {
             gce->used = true;
             gce->key = key;
@@ -465,13 +498,12 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
-                     POINT_NONE, 0, st.exact };
+                     st.best, 0, st.exact };
         tt_store(&s->tt, key, &t);
+        if (multi)
+            atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
         return;
     }
-    bool multi = s->cfg.threads > 1;
-    if (multi)
-        atomic_fetch_add_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     ProofNum phi, delta;
     int best = 0, hard = 0;
     bool exact = false;
@@ -510,7 +542,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             if (multi && v < PN_INF) {
                 unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
                 if (busy)
-                    v = pn_clamp64((uint64_t)v + (uint64_t)busy * (v / 2 + 1));
+                    v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
                 if (v >= PN_INF)
                     v = PN_INF - 1;
             }
@@ -527,6 +559,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         best = real_best;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
+        if (depth == 0) { /* keep the root's numbers current for progress reports */
+            TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
+            tt_store(&s->tt, key, &rt);
+        }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
         ProofNum c_thdelta = d2 < thphi ? (ProofNum)d2 : thphi;
         ProofNum sel_phi = best_phi;
@@ -562,8 +598,10 @@ static void worker_done(Worker *w)
 {
     free(w->stack);
     free(w->cache);
+    vct_free(w->vct);
     w->stack = NULL;
     w->cache = NULL;
+    w->vct = NULL;
 }
 
 static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
@@ -574,7 +612,8 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->tid = tid;
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    if (w->stack && w->cache)
+    w->vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    if (w->stack && w->cache && w->vct)
         return 0;
     worker_done(w);
     return RJ_ENOMEM;
@@ -601,12 +640,15 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     *out = NULL;
     if (cfg->threads < 1 || cfg->tt_mb < 1)
         return RJ_EBADARG;
+    qvcf_init();
     Dfpn *s = calloc(1, sizeof *s);
     if (!s)
         return RJ_ENOMEM;
     s->cfg = *cfg;
     if (s->cfg.vcf_budget == 0)
         s->cfg.vcf_budget = DEFAULT_VCF_BUDGET;
+    if (s->cfg.vct_budget == 0)
+        s->cfg.vct_budget = DEFAULT_VCT_BUDGET;
     if (s->cfg.progress_interval <= 0)
         s->cfg.progress_interval = 0.5;
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
@@ -668,7 +710,8 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
     int err = 0;
-#pragma omp parallel num_threads(nthreads) shared(err)
+    uint64_t max_thread_nodes = 0;
+#pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
@@ -683,6 +726,9 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
                 mid(&w, 0, PN_INF, PN_INF);
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+#pragma omp critical(dfpn_max_nodes)
+            if (w.nodes > max_thread_nodes)
+                max_thread_nodes = w.nodes;
             worker_flush(&w);
             worker_done(&w);
         }
@@ -693,6 +739,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     bool found = tt_probe(&s->tt, s->root_key, &e);
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
+    res->max_thread_nodes = max_thread_nodes;
     res->time_s = now_s() - s->t0;
     res->root_pn = e.pn;
     res->root_dn = e.dn;
@@ -737,4 +784,46 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     if (tt_probe(&s->tt, key, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;
     return RESULT_UNKNOWN;
+}
+
+bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint64_t *pnodes, uint32_t *pdepth)
+{
+    RuleSet rs = s->cfg.rules;
+    size_t len = w ? w->len : 0;
+    if (w ? qvcf_write_proof(b, attacker, rs, s->cfg.vcf_budget, w, pnodes, pdepth) == 0
+          : qvcf_search(b, attacker, rs, s->cfg.vcf_budget, NULL, NULL))
+        return true;
+    if (w)
+        w->len = len;
+    if (s->cfg.no_vct)
+        return false;
+    VctCtx *vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    if (!vct)
+        return false;
+    ThreatOpts o;
+    memset(&o, 0, sizeof o);
+    o.max_nodes = s->cfg.vct_budget * 20; /* a fresh context knows less than the search's */
+    VctResult vr;
+    bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
+    if (win && w) {
+        win = vct_write_proof(vct, b, w) == 0;
+        if (!win) {
+            w->len = len;
+        } else {
+            ProofStats st;
+            /* Size and depth of the appended subtree: frame it with a header to reuse proof_stats. */
+            ProofWriter tmp = { 0 };
+            pw_header(&tmp, rs, attacker);
+            pw_bytes(&tmp, w->data + len, w->len - len);
+            if (!tmp.err && proof_stats(b, tmp.data, tmp.len, &st) == 0) {
+                if (pnodes)
+                    *pnodes += st.nodes;
+                if (pdepth && st.depth > *pdepth)
+                    *pdepth = st.depth;
+            }
+            free(tmp.data);
+        }
+    }
+    vct_free(vct);
+    return win;
 }

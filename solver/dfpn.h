@@ -59,6 +59,8 @@ typedef struct {
     size_t tt_mb;            /* transposition table size */
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
     uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
+    uint64_t vct_budget;     /* nodes of each leaf VCT at a new attacker node (0: default; see no_vct) */
+    bool no_vct;             /* do not run the VCT at the leaves */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;
@@ -78,6 +80,7 @@ typedef struct {
     int pv_len;
     Point pv[DFPN_MAX_PV];    /* principal variation from the TT */
     uint64_t nodes;
+    uint64_t max_thread_nodes; /* the most nodes one thread searched (parallel balance) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;
@@ -121,6 +124,14 @@ Key dfpn_tt_key(const Board *b, Color attacker);
  * VCF is not run here.  mv needs room for BOARD_POINTS + 1 moves.
  */
 Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, int *n);
+
+/*
+ * The leaf test of an attacker node as the search runs it (VCF then VCT with
+ * the configured budgets), b restored: true when it proves a win.  When w is
+ * not NULL the leaf's proof (an A-node, no header) is appended to w and
+ * *pnodes / *pdepth (may be NULL) get its size and depth.
+ */
+bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint64_t *pnodes, uint32_t *pdepth);
 
 /*
  * Search position b (attacker fixed, b restored) single-threaded in the

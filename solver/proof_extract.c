@@ -5,7 +5,6 @@
 
 #include "board.h"
 #include "error.h"
-#include "qvcf.h"
 #include "rules.h"
 
 typedef struct {
@@ -69,7 +68,7 @@ static int ex_or(Ex *x, Board *b, uint32_t depth)
             x->st.nodes--;
             uint64_t vn = 0;
             uint32_t vd = 0;
-            rc = qvcf_write_proof(b, x->att, x->rs, 0, x->w, &vn, &vd);
+            rc = dfpn_leaf_win(x->s, b, x->att, x->w, &vn, &vd) ? 0 : RJ_ENOTFOUND;
             if (rc == 0) {
                 x->st.nodes += vn;
                 x->st.vcf_leaves++;

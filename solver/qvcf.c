@@ -1,6 +1,8 @@
 /* qvcf.c - see qvcf.h. */
 #include "qvcf.h"
 
+#include <pthread.h>
+
 #include "board.h"
 #include "error.h"
 #include "rules.h"
@@ -23,23 +25,43 @@ static inline unsigned line_valid(int dir, int idx)
 static const uint8_t POP5[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                   1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
 
-void qvcf_potential(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+/*
+ * POT[own9 | block9 << 9]: the most stones in a clean five-window of a nine
+ * point stretch centred on an empty point (bit 4), built by qvcf_init().
+ */
+static uint8_t POT[1 << 18];
+static pthread_once_t pot_once = PTHREAD_ONCE_INIT;
+
+static void pot_build(void)
 {
-    assert(board_at(b, p) == EMPTY);
-    int mx = 0, two = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        unsigned own = b->line[c - 1][d][idx];
-        unsigned block = b->line[2 - c][d][idx] | (~line_valid(d, idx) & 0xffffu);
+    for (unsigned i = 0; i < (1u << 18); i++) {
+        unsigned own = i & 0x1ffu, block = i >> 9;
         int best = 0;
-        int lo = pos - 4 < 0 ? 0 : pos - 4, hi = pos > BOARD_SIZE - 5 ? BOARD_SIZE - 5 : pos;
-        for (int s = lo; s <= hi; s++) {
+        for (int s = 0; s <= 4; s++) {
             if ((block >> s) & 0x1fu)
                 continue;
             int n = POP5[(own >> s) & 0x1fu];
             if (n > best)
                 best = n;
         }
+        POT[i] = (uint8_t)best;
+    }
+}
+
+void qvcf_init(void) { pthread_once(&pot_once, pot_build); }
+
+void qvcf_potential(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+{
+    assert(board_at(b, p) == EMPTY && POT[0x1ef] == 4);
+    int mx = 0, two = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        /* Line bits shifted so position pos-4 is bit 0; off-board counts as blocked. */
+        uint32_t own = (uint32_t)b->line[c - 1][d][idx] << 4;
+        uint32_t block = ((uint32_t)(b->line[2 - c][d][idx] | (~line_valid(d, idx) & 0x7fffu)) << 4) | 0xfu |
+                         ~((1u << 19) - 1);
+        unsigned i = ((own >> pos) & 0x1ffu) | ((block >> pos) & 0x1ffu) << 9;
+        int best = POT[i];
         if (best > mx)
             mx = best;
         two += best >= 2;

@@ -46,6 +46,9 @@ bool qvcf_search(Board *b, Color att, RuleSet rs, uint64_t budget, uint64_t *nod
 int qvcf_write_proof(Board *b, Color att, RuleSet rs, uint64_t budget, ProofWriter *w, uint64_t *pnodes,
                      uint32_t *pdepth);
 
+/* Build the read-only pattern table (idempotent, thread-safe); dfpn_create calls it. */
+void qvcf_init(void);
+
 /*
  * Cheap line test: the most stones of colour c in a five-point window through
  * empty point p that holds no stone of the other colour (p not counted), over

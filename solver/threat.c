@@ -111,7 +111,7 @@ static inline bool set_add(PointSet *s, Point p)
 int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
@@ -157,10 +157,34 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
     return n;
 }
 
+int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
+{
+    assert(p < BOARD_POINTS && board_at(b, p) == c);
+    bool exact = thr_exact(c, rs);
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        uint16_t f = thr_line_fives(own, blk, exact, pos - 4, pos);
+        while (f) {
+            int q = __builtin_ctz(f);
+            f &= (uint16_t)(f - 1);
+            Point pt = thr_line_point(d, idx, q);
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                dup |= out[i] == pt;
+            if (!dup)
+                out[n++] = pt;
+        }
+    }
+    return n;
+}
+
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
@@ -182,7 +206,7 @@ int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
-    PointSet seen = { { 0, 0, 0, 0 } };
+    PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
@@ -318,4 +342,24 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
         }
     }
     return n;
+}
+
+int thr_potential(const Board *b, Point p, Color c)
+{
+    int t = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d), best = 0;
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        for (int s = pos - 4; s <= pos; s++) {
+            if (s < 0 || s > BOARD_SIZE - 5)
+                continue;
+            unsigned w = 0x1fu << s;
+            int k = pop16(own & w);
+            if (!(blk & w) && k > best)
+                best = k;
+        }
+        t += best;
+    }
+    return t;
 }

@@ -38,10 +38,14 @@ static inline Point thr_line_point(int dir, int idx, int pos)
 {
     assert(dir >= 0 && dir < NUM_DIRS && pos >= 0 && pos < BOARD_SIZE);
     switch (dir) {
-    case DIR_E: return point_make(pos, idx);
-    case DIR_N: return point_make(idx, pos);
-    case DIR_NE: return point_make(pos, pos - (idx - (BOARD_SIZE - 1)));
-    default: return point_make(pos, idx - pos);
+    case DIR_E:
+        return point_make(pos, idx);
+    case DIR_N:
+        return point_make(idx, pos);
+    case DIR_NE:
+        return point_make(pos, pos - (idx - (BOARD_SIZE - 1)));
+    default:
+        return point_make(pos, idx - pos);
     }
 }
 
@@ -63,6 +67,13 @@ int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out);
  * most 8), written to out; returns the count (0: p is no four move).
  */
 int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out);
+
+/*
+ * Five points of c in the five-windows through the occupied point p (the
+ * five points a c stone just played on p made, when c had none before);
+ * distinct, at most 8, returns the count.
+ */
+int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out);
 
 /* All four moves of c (distinct, geometric), written to out; returns the count. */
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out);
@@ -106,6 +117,13 @@ void thr_mark_lines(Point p, uint64_t set[4]);
  * recursion), which bounds the defences of a black three (vct.c).
  */
 int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs);
+
+/*
+ * Move-ordering potential of empty p for c: over the four directions, the sum
+ * of the most c stones in one five-window through p free of opponent stones
+ * (0..16).
+ */
+int thr_potential(const Board *b, Point p, Color c);
 
 /*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)

@@ -125,18 +125,8 @@ static void record_win(VcfCtx *c, const Point *fin, int n)
     o->len = c->plen + n;
 }
 
-/* Cheap ordering score: attacker stones within two steps along the four lines. */
-static int order_score(const Board *b, Point p, Color att)
-{
-    int s = 0, col = point_col(p), row = point_row(p);
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int k = -2; k <= 2; k++) {
-            if (!k)
-                continue;
-            s += board_at_cr(b, col + k * DIR_DC[d], row + k * DIR_DR[d]) == (int)att;
-        }
-    return s;
-}
+/* Ordering score: the attacker's line potential at p (threat.h). */
+static int order_score(const Board *b, Point p, Color att) { return thr_potential(b, p, att); }
 
 /* Is q a point the defender cannot block (black defender, forbidden point)? */
 static bool block_forbidden(VcfCtx *c, Board *b, Point q)
@@ -167,7 +157,10 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
     Key k = b->key ^ c->salt;
     if (tt_none(c, k, depth))
         return 0;
-    int n;
+    /* The attacker's fours first: with none there is nothing to do (whatever the defender has). */
+    int n = thr_four_moves(b, c->att, c->rs, mv);
+    if (n == 0)
+        return 0;
     if (!dfive) {
         nd = thr_five_points(b, c->def, c->rs, buf);
     } else {
@@ -179,10 +172,14 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
         return 0;
     }
     if (nd == 1) {
+        /* The defender's four must be blocked, by a four. */
+        int j = 0;
+        while (j < n && mv[j] != buf[0])
+            j++;
+        if (j == n)
+            return 0;
         mv[0] = buf[0];
         n = 1;
-    } else {
-        n = thr_four_moves(b, c->att, c->rs, mv);
     }
     /* Pass 1: keep legal fours; a move leaving two five points wins now. */
     int m = 0;
@@ -193,7 +190,7 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
             continue;
         if (nf >= 2) {
             board_play(b, p);
-            Point fin[3] = { p, thr_legal(b, f[0], c->def, c->rs) ? f[0] : POINT_PASS, f[1] };
+            Point fin[3] = {p, thr_legal(b, f[0], c->def, c->rs) ? f[0] : POINT_PASS, f[1]};
             board_undo(b);
             record_win(c, fin, 3);
             return 1;
@@ -217,7 +214,7 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
         board_play(b, mv[i]);
         if (block_forbidden(c, b, q[i])) {
             board_undo(b);
-            Point fin[3] = { mv[i], POINT_PASS, q[i] };
+            Point fin[3] = {mv[i], POINT_PASS, q[i]};
             record_win(c, fin, 3);
             return 1;
         }
@@ -247,12 +244,12 @@ static int def_root(VcfCtx *c, Board *b, int depth)
     if (na == 0 || depth < 1)
         return 0;
     if (na >= 2) {
-        Point fin[2] = { thr_legal(b, buf[0], c->def, c->rs) ? buf[0] : POINT_PASS, buf[1] };
+        Point fin[2] = {thr_legal(b, buf[0], c->def, c->rs) ? buf[0] : POINT_PASS, buf[1]};
         record_win(c, fin, 2);
         return 1;
     }
     if (block_forbidden(c, b, buf[0])) {
-        Point fin[2] = { POINT_PASS, buf[0] };
+        Point fin[2] = {POINT_PASS, buf[0]};
         record_win(c, fin, 2);
         return 1;
     }
@@ -272,7 +269,7 @@ static int run(VcfCtx *c, Board *b, int depth)
 
 int vcf_search(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VcfResult *out)
 {
-    static const ThreatOpts none = { 0 };
+    static const ThreatOpts none = {0};
     if (!opts)
         opts = &none;
     out->result = RESULT_UNKNOWN;
@@ -372,8 +369,8 @@ done:
     return rc;
 }
 
-int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts,
-                    ProofWriter *w, VcfResult *res)
+int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, ProofWriter *w,
+                    VcfResult *res)
 {
     VcfResult local;
     VcfResult *r = res ? res : &local;

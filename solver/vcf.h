@@ -45,21 +45,21 @@ typedef struct VcfCtx VcfCtx;
 
 /* Limits and options of one threat search (a zeroed struct: no limits). */
 typedef struct {
-    uint64_t max_nodes;       /* 0: unlimited */
-    double max_time_s;        /* 0: unlimited */
-    const atomic_bool *stop;  /* may be NULL; polled every few hundred nodes */
-    int max_depth;            /* max attacker moves (five included); 0: unlimited */
-    bool shortest;            /* VCF: return a line with the fewest attacker moves */
+    uint64_t max_nodes;      /* 0: unlimited */
+    double max_time_s;       /* 0: unlimited */
+    const atomic_bool *stop; /* may be NULL; polled every few hundred nodes */
+    int max_depth;           /* max attacker moves (five included); 0: unlimited */
+    bool shortest;           /* VCF: return a line with the fewest attacker moves */
 } ThreatOpts;
 
 enum { VCF_MAX_LINE = 2 * BOARD_POINTS };
 
 typedef struct {
-    Result result;             /* see above */
-    uint64_t nodes;            /* attacker nodes searched */
-    int len;                   /* plies in line */
-    int attacker_moves;        /* attacker moves in line (five included) */
-    Point line[VCF_MAX_LINE];  /* the winning line when RESULT_PROVEN */
+    Result result;            /* see above */
+    uint64_t nodes;           /* attacker nodes searched */
+    int len;                  /* plies in line */
+    int attacker_moves;       /* attacker moves in line (five included) */
+    Point line[VCF_MAX_LINE]; /* the winning line when RESULT_PROVEN */
 } VcfResult;
 
 /*
@@ -88,8 +88,8 @@ int vcf_search(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
  * RJ_ENOTFOUND when the search found no VCF (or hit a limit), RJ_EBADARG,
  * or w's error.  *res (may be NULL) receives the search result.
  */
-int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts,
-                    ProofWriter *w, VcfResult *res);
+int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, ProofWriter *w,
+                    VcfResult *res);
 
 /*
  * Write the proof tree of a VCF line previously found from b (res->line with

@@ -17,11 +17,11 @@ enum { DEFAULT_DEPTH = 40, MAX_DEPTH = 250, POLL_MASK = 63 };
 
 typedef struct {
     ProofNum pn, dn;
-    uint32_t child;  /* index of the first child (children are contiguous) */
+    uint32_t child; /* index of the first child (children are contiguous) */
     uint16_t nchild;
-    Point move;      /* move leading to this node */
+    Point move; /* move leading to this node */
     uint8_t kind;
-    Point win;       /* K_FIVE: the five point; K_DOUBLE: the double-win move */
+    Point win; /* K_FIVE: the five point; K_DOUBLE: the double-win move */
 } Node;
 
 struct VctCtx {
@@ -118,7 +118,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     int nw = thr_double_wins(b, att, rs, w, false);
     if (nw == 0)
         return -1;
-    uint64_t set[4] = { 0, 0, 0, 0 };
+    uint64_t set[4] = {0, 0, 0, 0};
     bool all = false;
     if (rs == RULE_RENJU && att == BLACK)
         for (int i = 0; i < nw && !all; i++)
@@ -128,7 +128,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     } else {
         thr_mark_lines(w[0], set);
         for (int i = 1; i < nw; i++) {
-            uint64_t m[4] = { 0, 0, 0, 0 };
+            uint64_t m[4] = {0, 0, 0, 0};
             thr_mark_lines(w[i], m);
             for (int j = 0; j < 4; j++)
                 set[j] &= m[j];
@@ -225,17 +225,23 @@ static bool has_threat(VctCtx *c, Board *b)
     return thr_five_points(b, c->att, c->rs, buf) > 0 || thr_double_wins(b, c->att, c->rs, buf, true) > 0;
 }
 
-/* Expand an attacker node (attacker to move); depth = attacker moves made so far. */
-static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
+/*
+ * Expand an attacker node (attacker to move); depth = attacker moves made so
+ * far.  Below the root the attacker has no five point (its four was blocked,
+ * or it had none) and the defender's five points are those its last move made.
+ */
+static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
 {
     Node *nd = &c->node[n];
     Point buf[BOARD_POINTS], mv[BOARD_POINTS], f[8];
-    if (thr_five_points(b, c->att, c->rs, buf) > 0) {
+    if (root && thr_five_points(b, c->att, c->rs, buf) > 0) {
         nd->win = buf[0];
         set_proven(nd, K_FIVE);
         return;
     }
-    int nd5 = thr_five_points(b, c->def, c->rs, buf);
+    Point last = board_last_move(b);
+    int nd5 = root || last >= BOARD_POINTS ? thr_five_points(b, c->def, c->rs, buf)
+                                           : thr_fives_through(b, last, c->def, c->rs, buf);
     if (nd5 >= 2) {
         set_lost(nd);
         return;
@@ -265,7 +271,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
     }
     if (c->vcf_budget) {
         VcfResult vr;
-        ThreatOpts o = { .max_nodes = c->vcf_budget, .stop = c->stop };
+        ThreatOpts o = {.max_nodes = c->vcf_budget, .stop = c->stop};
         vcf_search(c->vcf, b, c->att, c->rs, &o, &vr);
         c->nodes += vr.nodes;
         if (vr.result == RESULT_PROVEN) {
@@ -274,7 +280,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
         }
     }
     /* Threat moves: legal fours, then legal threes. */
-    uint64_t seen[4] = { 0, 0, 0, 0 };
+    uint64_t seen[4] = {0, 0, 0, 0};
     int k = 0;
     int n4 = thr_four_moves(b, c->att, c->rs, buf);
     for (int i = 0; i < n4; i++) {
@@ -282,6 +288,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
         if (thr_fives_after(b, buf[i], c->att, c->rs, f) > 0 && thr_legal(b, buf[i], c->att, c->rs))
             mv[k++] = buf[i];
     }
+    int nfour = k;
     int n3 = thr_window_points(b, c->att, 2, buf);
     for (int i = 0; i < n3; i++) {
         Point p = buf[i];
@@ -295,22 +302,40 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth)
         if (three)
             mv[k++] = p;
     }
-    if (k == 0)
-        set_lost(nd);
-    else
-        add_children(c, n, mv, k, true);
-}
-
-/* Expand a defender node (defender to move). */
-static void expand_and(VctCtx *c, Board *b, uint32_t n)
-{
-    Node *nd = &c->node[n];
-    Point buf[BOARD_POINTS];
-    if (thr_five_points(b, c->def, c->rs, buf) > 0) {
+    if (k == 0) {
         set_lost(nd);
         return;
     }
-    int na = thr_five_points(b, c->att, c->rs, buf);
+    /* Order: fours first (they come first), then by line potential (ties: first min wins). */
+    int sc[BOARD_POINTS];
+    for (int i = 0; i < k; i++)
+        sc[i] = thr_potential(b, mv[i], c->att) + (i < nfour ? 100 : 0);
+    for (int i = 1; i < k; i++) {
+        Point pm = mv[i];
+        int v = sc[i], j = i - 1;
+        for (; j >= 0 && sc[j] < v; j--)
+            mv[j + 1] = mv[j], sc[j + 1] = sc[j];
+        mv[j + 1] = pm, sc[j + 1] = v;
+    }
+    add_children(c, n, mv, k, true);
+}
+
+/*
+ * Expand a defender node (defender to move).  Below the root the defender has
+ * no five point (the attacker blocked it, or it had none) and the attacker's
+ * five points are those its last move made.
+ */
+static void expand_and(VctCtx *c, Board *b, uint32_t n, bool root)
+{
+    Node *nd = &c->node[n];
+    Point buf[BOARD_POINTS];
+    if (root && thr_five_points(b, c->def, c->rs, buf) > 0) {
+        set_lost(nd);
+        return;
+    }
+    Point last = board_last_move(b);
+    int na = root || last >= BOARD_POINTS ? thr_five_points(b, c->att, c->rs, buf)
+                                          : thr_fives_through(b, last, c->att, c->rs, buf);
     if (na >= 2) {
         set_proven(nd, K_DONE);
         return;
@@ -425,7 +450,7 @@ static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out)
 
 int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VctResult *out)
 {
-    static const ThreatOpts none = { 0 };
+    static const ThreatOpts none = {0};
     if (!opts)
         opts = &none;
     memset(out, 0, offsetof(VctResult, line));
@@ -454,8 +479,8 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->node[0].move = POINT_NONE;
     uint32_t path[2 * MAX_DEPTH + 8];
     int pdepth[2 * MAX_DEPTH + 8];
-    while (c->node[0].pn != 0 && c->node[0].dn != 0) {
-        if ((c->nodes & POLL_MASK) == 0 && out_of_budget(c))
+    for (uint64_t iter = 0; c->node[0].pn != 0 && c->node[0].dn != 0; iter++) {
+        if ((iter & POLL_MASK) == 0 && out_of_budget(c))
             break;
         if (c->max_nodes && c->nodes >= c->max_nodes)
             break;
@@ -476,9 +501,9 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
         if (dis_probe(c, b->key ^ c->salt, c->max_depth - depth))
             set_lost(&c->node[n]);
         else if (or_node)
-            expand_or(c, b, n, depth);
+            expand_or(c, b, n, depth, n == 0);
         else
-            expand_and(c, b, n);
+            expand_and(c, b, n, n == 0);
         if (c->node[n].kind == K_OPEN) /* tree full */
             c->abort = true;
         if (c->node[n].dn == 0)
@@ -511,7 +536,8 @@ static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter
     int rc;
     if (or_node) {
         switch (nd->kind) {
-        case K_FIVE: return pw_u8(w, nd->win);
+        case K_FIVE:
+            return pw_u8(w, nd->win);
         case K_DOUBLE:
             pw_u8(w, nd->win);
             return pw_u16(w, 0);
@@ -532,7 +558,8 @@ static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter
             board_undo(b);
             return rc;
         }
-        default: return RJ_EINTERNAL;
+        default:
+            return RJ_EINTERNAL;
         }
     }
     if (nd->kind == K_DONE)

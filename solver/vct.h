@@ -41,9 +41,9 @@ typedef struct VctCtx VctCtx;
 
 typedef struct {
     Result result;
-    uint64_t nodes;       /* tree expansions plus VCF nodes */
-    uint32_t tree_nodes;  /* proof-number tree nodes used */
-    int len;              /* plies of the principal line */
+    uint64_t nodes;           /* tree expansions plus VCF nodes */
+    uint32_t tree_nodes;      /* proof-number tree nodes used */
+    int len;                  /* plies of the principal line */
     Point line[VCF_MAX_LINE]; /* principal line (one defence per defender node) */
 } VctResult;
 

@@ -474,6 +474,17 @@ static void test_result_store(void **state)
     assert_int_equal(db_flush(db), 0);
     StoredResult got;
     assert_int_equal(rs.lookup(rs.ctx, &b, BLACK, RULE_RENJU, &got), RJ_ENOTFOUND);
+    /* A position right after a pass is never stored (another pass would draw,
+     * and stone sets cannot spell it); the adapter skips it without error. */
+    Board bp;
+    numbered_board(499, &bp);
+    board_play(&bp, POINT_PASS);
+    DbRecord rp = rec(RESULT_PROVEN, BLACK, POINT_NONE, 5);
+    assert_int_equal(db_queue(db, &bp, RULE_RENJU, &rp, NULL, 0), RJ_EBADARG);
+    StoredResult sp = { RESULT_PROVEN, BLACK, POINT_NONE, 1, 1, 5 };
+    assert_int_equal(rs.store(rs.ctx, &bp, RULE_RENJU, &sp, NULL, 0), 0);
+    assert_int_equal(db_flush(db), 0);
+    assert_int_equal(rs.lookup(rs.ctx, &bp, BLACK, RULE_RENJU, &got), RJ_ENOTFOUND);
     /* Resume state. */
     void *v;
     size_t vlen;

@@ -47,12 +47,17 @@ static void test_accepted_spellings(void **state)
                            "B:h8,i10 W:h9", "b:i10 w:h9 b:h8", "W:h9 B:h8 B:i10" };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         expect_same(same[i], "h8 h9 i10");
-    const char *d4[] = { "D4 j10 i10", "d4j10i10", "D4,J10,I10", "kagetsu j10 i10", "Kagetsu,j10,i10",
+    const char *d4[] = { "D4 j10 i10", "D4j10i10", "D4,J10,I10", "kagetsu j10 i10", "Kagetsu,j10,i10",
                          "花月 j10 i10", "花月j10i10", "Flower Moon j10 i10", "FLOWER MOON J10 I10",
                          "flower-moon-j10-i10", "h8 h9 i9 j10 i10", "B:h8,i9,i10 W:h9,j10" };
     for (size_t i = 0; i < sizeof d4 / sizeof d4[0]; i++)
         expect_same(d4[i], "h8h9i9j10i10");
     expect_same("Cold Star", "h8 h9 h10");
+    /* A lower-case code followed by moves that play as a game is a move list. */
+    expect_same("d4 e5 f6", "B:d4,f6 W:e5");
+    expect_same("i7,a1,h8", "B:i7,h8 W:a1");
+    expect_same("d4 j10 i10", "B:d4,i10 W:j10");
+    expect_same("d4", "h8 h9 i9"); /* a code alone is the opening */
     expect_same("I13 pass", "h8 i9 f6 pass");
     Board b;
     parse_ok("h8 pass h9", RULE_RENJU, EMPTY, &b);

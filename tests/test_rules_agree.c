@@ -4,7 +4,8 @@
  *
  * Usage: test_rules_agree [POSITIONS [SEED]] (default 20000 positions).
  * Positions are clustered stones, many of them on a few lines through the
- * cluster, so threes, fours, fake threes and nested recursion are common.
+ * cluster, so threes, fours, fake threes and nested recursion are common;
+ * every 4th is a random legal game near the centre instead.
  * For every empty point the forbidden kind must agree; for a sample of points
  * the five points, four points and three points (both colours, every rule
  * set) must agree as sets.  Counts of what was seen are printed.
@@ -87,6 +88,27 @@ static void mark_maps(const Board *b, bool *reach, bool *near)
     }
 }
 
+/* A random renju game near the centre (legal moves only, stopped before a win). */
+static void random_game(Board *b, uint64_t *s)
+{
+    board_init(b);
+    int moves = 20 + rng_int(s, 60);
+    for (int m = 0; m < moves; m++) {
+        Point p = POINT_NONE;
+        for (int tries = 0; tries < 50 && p == POINT_NONE; tries++) {
+            int c = 7 + rng_int(s, 9) + rng_int(s, 9) - 8, r = 7 + rng_int(s, 9) + rng_int(s, 9) - 8;
+            if (!point_on_board(c, r))
+                continue;
+            Point q = point_make(c, r);
+            if (rules_is_legal(b, q, RULE_RENJU) && !rules_makes_five(b, q, b->to_move, RULE_RENJU))
+                p = q;
+        }
+        if (p == POINT_NONE)
+            break;
+        board_play(b, p);
+    }
+}
+
 static void dump(const Board *b, Point p, const char *what)
 {
     char buf[8];
@@ -148,8 +170,10 @@ static void compare_threats(Board *b, Point p, Stats *st)
                     int nall = ref_three_points_after(b, p, BLACK, d, RULE_STANDARD, fb);
                     if (na == 0 && nall > 0) {
                         st->fake_threes++;
-                        Board t = *b;
-                        board_setup_stone(&t, p, BLACK);
+                        Board t = *b; /* t: b with a black stone on p */
+                        if (t.to_move != BLACK)
+                            board_play(&t, POINT_PASS);
+                        board_play(&t, p);
                         for (int i = 0; i < nall; i++)
                             if (ref_forbidden(&t, fb[i]) == FORBID_DOUBLE_THREE) {
                                 st->fake_by_33++;
@@ -170,7 +194,10 @@ static void test_agree(void **state)
     memset(&st, 0, sizeof st);
     Board b;
     for (long i = 0; i < g_positions; i++) {
-        random_position(&b, &s);
+        if (i % 4 == 3)
+            random_game(&b, &s);
+        else
+            random_position(&b, &s);
         Board before = b;
         int sample = rng_int(&s, BOARD_POINTS);
         /* And one empty point within two steps of a stone. */

@@ -168,6 +168,25 @@ static void test_canonical_invariant(void **state)
     assert_memory_not_equal(ka.b, kb.b, SYMKEY_LEN);
 }
 
+/* A pending pass is part of the key: another pass would end the game. */
+static void test_pass_in_key(void **state)
+{
+    (void)state;
+    Board a, b;
+    board_init(&a);
+    board_init(&b);
+    board_play(&a, point_make(7, 7));
+    board_play(&a, POINT_PASS); /* black h8, white passes: black to move */
+    board_setup_stone(&b, point_make(7, 7), BLACK);
+    SymKey ka, kb;
+    sym_canonical(&a, RULE_RENJU, &ka, NULL);
+    sym_canonical(&b, RULE_RENJU, &kb, NULL);
+    assert_int_equal(ka.b[0], kb.b[0]);
+    assert_int_equal(ka.b[SYMKEY_PASS_BYTE], 1);
+    assert_int_equal(kb.b[SYMKEY_PASS_BYTE], 0);
+    assert_memory_not_equal(ka.b, kb.b, SYMKEY_LEN);
+}
+
 static void test_asymmetric_images(void **state)
 {
     (void)state;
@@ -288,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_canonical_invariant),
+        cmocka_unit_test(test_pass_in_key),
         cmocka_unit_test(test_asymmetric_images),
         cmocka_unit_test(test_opening_stabilisers),
         cmocka_unit_test(test_openings_distinct),

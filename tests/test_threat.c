@@ -5,12 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "notation.h"
 #include "position.h"
 #include "threat.h"
 #include "threat_util.h"
 #include "vct.h"
 
-static const RuleSet RULESETS[3] = { RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD };
+static const RuleSet RULESETS[3] = {RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD};
 
 static bool in_list(const Point *l, int n, Point p)
 {
@@ -53,8 +54,10 @@ static void test_primitives_vs_rules(void **state)
                 if (n1 != d2) {
                     char txt[2048];
                     fprintf(stderr, "rs %d colour %d point %d: %s\n", rs, c, p, position_str(&b, txt, sizeof txt));
-                    for (int i = 0; i < n2; i++) fprintf(stderr, " r%d", fr[i]);
-                    for (int i = 0; i < n1; i++) fprintf(stderr, " t%d", fa[i]);
+                    for (int i = 0; i < n2; i++)
+                        fprintf(stderr, " r%d", fr[i]);
+                    for (int i = 0; i < n1; i++)
+                        fprintf(stderr, " t%d", fa[i]);
                     fprintf(stderr, "\n");
                 }
                 assert_int_equal(n1, d2);
@@ -131,6 +134,58 @@ static void test_vct_defences_exact(void **state)
     assert_true(positions >= 30);
 }
 
+/*
+ * Defences off the lines of the attacker's double-win moves (not on the
+ * lines of all of them): a white stone that makes one of black's open-four
+ * points a 4-3-3 by turning a fake three real (RIF 9.3).  Found by scanning random positions; each far point must be
+ * listed, and the rules-only short-loss test must agree that it is no loss.
+ */
+static void test_far_defences(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *far;
+        const char *pos;
+    } CASES[] = {
+        {"j5", "k4 h10 i3 l6 i4 j10 h12 j12 g2 j11 m5 l12 h11 n10 l5 n8 h2 j6 k5 m4 j2"},
+        {"k5", "l7 d8 m5 f7 c7 g9 e7 g6 j3 e10 k8 k13 n6 j11 k4 c10 j5 j8 l6 l15 n5"},
+        {"n8", "k12 h7 j11 f6 j13 k7 l10 m8 l14 f11 m11 h5 l5 i7 o10 e10 m9 g13 j4 k6 g12 f8 j6 e7 d9 d7 m10 k9 "
+               "k13 e12 n12 e11 n7 h4 m5 d11 l9"},
+        {"h7", "h8 j12 f7 i10 d5 j10 g7 l9 k4 j11 c5 k9 d6 l12 h9 k11 e9 m9 b8 e6 f6 j4 d11 n7 d10 f12 i7 l8 m5 "
+               "g12 k6"},
+        {"h6", "g6 l6 g7 k8 f9 d6 e9 n4 f7 i8 d10 h8 b8 j12 l5 d11 g10 k6 e5 m9 g11 c11 m6 l4 e10 c12 d5 e6 j7 "
+               "e14 c8"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Board b;
+        char err[256];
+        Point far, def[BOARD_POINTS], w[BOARD_POINTS];
+        int used;
+        assert_int_equal(position_parse(CASES[i].pos, RULE_RENJU, EMPTY, &b, err, sizeof err), 0);
+        assert_int_equal(notation_parse_point(CASES[i].far, &far, &used), 0);
+        assert_int_equal(b.to_move, WHITE);
+        int nw = thr_double_wins(&b, BLACK, RULE_RENJU, w, false);
+        assert_true(nw > 0);
+        bool on_all = true; /* on the lines of every key point? */
+        for (int k = 0; k < nw; k++) {
+            uint64_t set[4] = {0, 0, 0, 0};
+            thr_mark_lines(w[k], set);
+            on_all &= (set[far >> 6] >> (far & 63) & 1) != 0;
+        }
+        assert_false(on_all);
+        int n = vct_defences(&b, RULE_RENJU, def);
+        assert_true(in_list(def, n, far));
+        assert_false(tu_short_loss(&b, far, RULE_RENJU));
+        /* After the far stone, one of black's other key points is forbidden. */
+        board_play(&b, far);
+        bool forb = false;
+        for (int k = 0; k < nw; k++)
+            forb |= w[k] != far && rules_is_forbidden(&b, w[k]);
+        board_undo(&b);
+        assert_true(forb);
+    }
+}
+
 int main(void)
 {
     rules_init();
@@ -138,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_primitives_vs_rules),
         cmocka_unit_test(test_short_loss_vs_rules),
         cmocka_unit_test(test_vct_defences_exact),
+        cmocka_unit_test(test_far_defences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

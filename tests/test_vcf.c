@@ -93,7 +93,7 @@ static void check_line(Board *b, Color att, RuleSet rs, const VcfResult *r)
 
 static void check_proof(Board *b, Color att, RuleSet rs, const VcfResult *r)
 {
-    ProofWriter w = { 0 };
+    ProofWriter w = {0};
     pw_header(&w, rs, att);
     assert_int_equal(vcf_line_to_proof(b, att, rs, r, &w), 0);
     /* The independent checker of solver/checker.c. */
@@ -126,7 +126,7 @@ static void test_golden(void **state)
             fail_msg("golden line %d: %s", g[i].line_no, err);
         if (b.to_move != g[i].to_move)
             fail_msg("golden line %d: side to move", g[i].line_no);
-        ThreatOpts o = { .shortest = true };
+        ThreatOpts o = {.shortest = true};
         assert_int_equal(vcf_search(ctx, &b, g[i].att, g[i].rs, &o, &res), 0);
         if ((res.result == RESULT_PROVEN) != g[i].win || res.result == RESULT_UNKNOWN)
             fail_msg("golden line %d: result %d", g[i].line_no, res.result);
@@ -151,11 +151,11 @@ static void test_golden(void **state)
 static void test_brute_force(void **state)
 {
     (void)state;
-    static const RuleSet rsets[3] = { RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD };
+    static const RuleSet rsets[3] = {RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD};
     enum { D = 5 };
     uint64_t s = 0xbf0c4e;
     Board b;
-    int agree = 0, wins = 0, skipped = 0, proofs = 0, by_len[D + 1] = { 0 };
+    int agree = 0, wins = 0, skipped = 0, proofs = 0, by_len[D + 1] = {0};
     for (int it = 0; it < 6000; it++) {
         RuleSet rs = rsets[it % 5 == 4 ? 1 + (it / 5) % 2 : 0];
         tu_random_position(&b, &s, rs, 20 + (int)(tu_rng(&s) % 50), 9 + (int)(tu_rng(&s) % 3) * 2);
@@ -171,7 +171,7 @@ static void test_brute_force(void **state)
             skipped++;
             continue;
         }
-        ThreatOpts o = { .shortest = true, .max_depth = D };
+        ThreatOpts o = {.shortest = true, .max_depth = D};
         assert_int_equal(vcf_search(ctx, &b, att, rs, &o, &res), 0);
         assert_int_not_equal(res.result, RESULT_UNKNOWN);
         if ((res.result == RESULT_PROVEN ? res.attacker_moves : 0) != bf) {
@@ -214,11 +214,11 @@ static void test_limits(void **state)
     char err[256];
     assert_int_equal(position_parse("B:h8,i8,j8,k9,k10 W:g8,a1,a3,o15,o13", RULE_RENJU, BLACK, &b, err, sizeof err), 0);
     vcf_clear(ctx);
-    ThreatOpts o = { .max_nodes = 1 };
+    ThreatOpts o = {.max_nodes = 1};
     assert_int_equal(vcf_search(ctx, &b, BLACK, RULE_RENJU, &o, &res), 0);
     assert_int_equal(res.result, RESULT_UNKNOWN);
     atomic_bool stop = true;
-    ThreatOpts o2 = { .stop = &stop };
+    ThreatOpts o2 = {.stop = &stop};
     assert_int_equal(vcf_search(ctx, &b, BLACK, RULE_RENJU, &o2, &res), 0);
     assert_int_equal(res.result, RESULT_UNKNOWN);
     assert_int_equal(vcf_search(ctx, &b, EMPTY, RULE_RENJU, NULL, &res), RJ_EBADARG);
@@ -227,12 +227,12 @@ static void test_limits(void **state)
     assert_int_equal(res.result, RESULT_PROVEN);
     assert_int_equal(b.key, k);
     assert_true(board_check(&b));
-    ProofWriter w = { 0 };
+    ProofWriter w = {0};
     assert_int_equal(vcf_write_proof(ctx, &b, BLACK, RULE_RENJU, NULL, &w, NULL), 0);
     assert_true(w.len >= 4);
     assert_null(tu_walk_proof(&b, BLACK, RULE_RENJU, w.data, w.len));
     free(w.data);
-    ProofWriter w2 = { 0 };
+    ProofWriter w2 = {0};
     assert_int_equal(vcf_write_proof(ctx, &b, WHITE, RULE_RENJU, NULL, &w2, NULL), RJ_ENOTFOUND);
     free(w2.data);
 }

@@ -22,7 +22,7 @@ static int checked; /* proofs accepted by proof_check */
 
 static void walk(Board *b, Color att, RuleSet rs)
 {
-    ProofWriter w = { 0 };
+    ProofWriter w = {0};
     Key k = b->key;
     pw_header(&w, rs, att);
     assert_int_equal(vct_write_proof(ctx, b, &w), 0);
@@ -32,7 +32,8 @@ static void walk(Board *b, Color att, RuleSet rs)
     ProofStats st;
     if (proof_check(b, w.data, w.len, &st, why2, sizeof why2)) {
         char txt[2048];
-        fail_msg("proof_check: %s for %s: %s", why2, att == BLACK ? "black" : "white", position_str(b, txt, sizeof txt));
+        fail_msg("proof_check: %s for %s: %s", why2, att == BLACK ? "black" : "white",
+                 position_str(b, txt, sizeof txt));
     }
     checked++;
     memmove(w.data, w.data + PROOF_HEADER_LEN, w.len - PROOF_HEADER_LEN);
@@ -58,7 +59,7 @@ static void test_golden(void **state)
         char err[256];
         if (position_parse(g[i].pos, g[i].rs, g[i].to_move, &b, err, sizeof err))
             fail_msg("golden line %d: %s", g[i].line_no, err);
-        ThreatOpts o = { .max_nodes = 200000 };
+        ThreatOpts o = {.max_nodes = 200000};
         assert_int_equal(vct_search(ctx, &b, g[i].att, g[i].rs, &o, &res), 0);
         if (res.result == RESULT_UNKNOWN || (res.result == RESULT_PROVEN) != g[i].win)
             fail_msg("golden line %d: result %d", g[i].line_no, res.result);
@@ -81,7 +82,7 @@ static void test_random(void **state)
         RuleSet rs = it % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
         tu_random_position(&b, &s, rs, 12 + (int)(tu_rng(&s) % 40), 9 + (int)(tu_rng(&s) % 2) * 2);
         Color att = tu_rng(&s) % 6 ? b.to_move : color_other(b.to_move);
-        ThreatOpts o = { .max_nodes = 3000 };
+        ThreatOpts o = {.max_nodes = 3000};
         assert_int_equal(vcf_search(vcf, &b, att, rs, NULL, &vres), 0);
         if (vres.result == RESULT_PROVEN && it % 4) {
             it--; /* mostly look at positions without a VCF; keep the count */
@@ -113,8 +114,8 @@ static void test_random(void **state)
             unknown += res.result == RESULT_UNKNOWN;
         }
     }
-    print_message("vct random: %d wins (%d without a VCF), %d none, %d unknown; %d proofs walked\n", wins,
-                  beyond_vcf, nones, unknown, walked);
+    print_message("vct random: %d wins (%d without a VCF), %d none, %d unknown; %d proofs walked\n", wins, beyond_vcf,
+                  nones, unknown, walked);
     assert_true(beyond_vcf >= 10);
     assert_true(checked >= 50);
     assert_true(walked >= 50);
@@ -127,10 +128,10 @@ static void test_limits(void **state)
     char err[256];
     assert_int_equal(position_parse("B:a1,a3,o15,o13 W:h8,i8,j9,j10", RULE_RENJU, WHITE, &b, err, sizeof err), 0);
     atomic_bool stop = true;
-    ThreatOpts o = { .stop = &stop };
+    ThreatOpts o = {.stop = &stop};
     assert_int_equal(vct_search(ctx, &b, WHITE, RULE_RENJU, &o, &res), 0);
     assert_int_equal(res.result, RESULT_UNKNOWN);
-    ProofWriter w = { 0 };
+    ProofWriter w = {0};
     assert_int_equal(vct_write_proof(ctx, &b, &w), RJ_ENOTFOUND);
     assert_int_equal(vct_search(ctx, &b, EMPTY, RULE_RENJU, NULL, &res), RJ_EBADARG);
     free(w.data);

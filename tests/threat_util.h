@@ -164,8 +164,9 @@ static inline const char *tu_walk_d(Board *b, Color att, RuleSet rs, const uint8
             return "illegal defender move";
         listed[x == POINT_PASS ? BOARD_POINTS : x] = true;
         board_play(b, x);
-        const char *why = x != POINT_PASS && rules_last_move_wins(b, rs) != EMPTY ? "defender move wins"
-                                                                                 : tu_walk_a(b, att, rs, buf, len, pos);
+        const char *why = x != POINT_PASS && rules_last_move_wins(b, rs) != EMPTY
+                              ? "defender move wins"
+                              : tu_walk_a(b, att, rs, buf, len, pos);
         board_undo(b);
         if (why)
             return why;
@@ -247,7 +248,9 @@ static inline int tu_read_golden(const char *kind, TuGolden *out, int max)
             continue;
         TuGolden *g = &out[n];
         snprintf(g->kind, sizeof g->kind, "%s", field[0]);
-        g->rs = !strcmp(field[1], "renju") ? RULE_RENJU : !strcmp(field[1], "freestyle") ? RULE_FREESTYLE : RULE_STANDARD;
+        g->rs = !strcmp(field[1], "renju")       ? RULE_RENJU
+                : !strcmp(field[1], "freestyle") ? RULE_FREESTYLE
+                                                 : RULE_STANDARD;
         g->att = !strcmp(field[2], "black") ? BLACK : WHITE;
         g->to_move = !strcmp(field[3], "black") ? BLACK : WHITE;
         g->win = !strncmp(field[4], "win", 3);

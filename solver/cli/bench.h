@@ -26,5 +26,6 @@ void bench_board(BenchCtx *ctx);
 void bench_rules(BenchCtx *ctx);
 void bench_threat(BenchCtx *ctx);
 void bench_db(BenchCtx *ctx);
+void bench_solver(BenchCtx *ctx);
 
 #endif /* RJ_BENCH_H */

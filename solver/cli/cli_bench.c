@@ -23,6 +23,7 @@ static const BenchSection SECTIONS[] = {
     { "rules", bench_rules },
     { "threat", bench_threat },
     { "db", bench_db },
+    { "solver", bench_solver },
 };
 
 void bench_sig(BenchCtx *ctx, uint64_t v) { XXH64_update(ctx->sig, &v, sizeof v); }

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "board.h"
+#include "db.h"
+#include "resultstore.h"
 #include "cli.h"
 #include "dfpn.h"
 #include "error.h"
@@ -49,6 +51,8 @@ static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; 
 
 typedef struct {
     DfpnResult r;
+    bool from_db;       /* answered from the database without searching */
+    const char *stored; /* database path the result was written to, or NULL */
     bool have_proof;
     ExtractStats ps;
     int extract_rc;
@@ -73,7 +77,8 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
             cli_json_str(stdout, best);
         printf(",\"nodes\":%llu,\"time_s\":%.3f,\"pv\":", (unsigned long long)r->nodes, r->time_s);
         cli_json_str(stdout, pv);
-        printf(",\"root_pn\":%u,\"root_dn\":%u", r->root_pn, r->root_dn);
+        printf(",\"root_pn\":%u,\"root_dn\":%u,\"max_thread_nodes\":%llu", r->root_pn, r->root_dn,
+               (unsigned long long)r->max_thread_nodes);
         if (r->candidates_refuted)
             printf(",\"note\":\"no win among candidate moves\"");
         if (o->have_proof)
@@ -87,6 +92,12 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
         }
         if (r->interrupted)
             printf(",\"interrupted\":true");
+        if (o->from_db)
+            printf(",\"from_db\":true");
+        if (o->stored) {
+            printf(",\"stored\":");
+            cli_json_str(stdout, o->stored);
+        }
         printf("}\n");
     } else {
         printf("result: %s (attacker %s)\n", result_name(r->result), color_name(r->attacker));
@@ -99,6 +110,10 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
                    o->ps.depth, (unsigned long long)o->ps.vcf_leaves);
         else if (r->result == RESULT_PROVEN && o->extract_rc)
             printf("proof: not extracted (%s)\n", rj_strerror(o->extract_rc));
+        if (o->from_db)
+            printf("from database (no search)\n");
+        if (o->stored)
+            printf("stored in: %s\n", o->stored);
         if (verify) {
             if (o->checked)
                 printf("verified: %s%s%s\n", o->check_rc == 0 ? "yes" : "NO", o->check_rc ? " - " : "",
@@ -132,6 +147,11 @@ static int run_solve(int argc, char **argv, bool verify)
     cfg.max_time = a.time_s;
     cfg.tt_mb = (size_t)a.tt_mb;
     cfg.stop = &g_stop;
+    const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: 0 disables the leaf VCT */
+    if (vb) {
+        cfg.vct_budget = strtoull(vb, NULL, 10);
+        cfg.no_vct = cfg.vct_budget == 0;
+    }
     if (!a.quiet)
         cfg.progress = progress;
     cfg.progress_interval = 1.0;
@@ -141,8 +161,35 @@ static int run_solve(int argc, char **argv, bool verify)
     install_signals();
     SolveOut o;
     memset(&o, 0, sizeof o);
+    Db *db = NULL;
+    ResultStore store;
+    if (a.db) {
+        char why[256] = "";
+        if ((rc = db_open(a.db, NULL, &db, why, sizeof why))) {
+            dfpn_free(s);
+            return cli_error(cli_exit_code(rc), "cannot open database %s: %s", a.db, why);
+        }
+        db_result_store(db, &store);
+        StoredResult sr;
+        Color att = a.side == EMPTY ? b.to_move : a.side;
+        if (!verify && store.lookup(store.ctx, &b, att, a.rules, &sr) == 0) {
+            o.from_db = true;
+            o.r.result = sr.result;
+            o.r.attacker = att;
+            o.r.best = sr.best;
+            o.r.nodes = sr.nodes;
+            o.have_proof = sr.proof_nodes > 0;
+            o.ps.nodes = sr.proof_nodes;
+            o.ps.depth = sr.proof_depth;
+            print_out(&a, &o, false);
+            db_close(db);
+            dfpn_free(s);
+            return EXIT_DONE;
+        }
+    }
     rc = dfpn_solve(s, &b, &o.r);
     if (rc) {
+        db_close(db);
         dfpn_free(s);
         return cli_error(cli_exit_code(rc), "solve failed: %s", rj_strerror(rc));
     }
@@ -156,9 +203,22 @@ static int run_solve(int argc, char **argv, bool verify)
             o.check_rc = proof_check(&b, w.data, w.len, &st, o.why, sizeof o.why);
         }
     }
+    int dbrc = 0;
+    bool checked_ok = !verify || (o.checked && o.check_rc == 0);
+    if (db && (o.r.result == RESULT_DISPROVEN || (o.r.result == RESULT_PROVEN && o.have_proof && checked_ok))) {
+        StoredResult sr = { o.r.result, o.r.attacker, o.r.best, o.ps.nodes, o.ps.depth, o.r.nodes };
+        dbrc = store.store(store.ctx, &b, a.rules, &sr, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0);
+        if (!dbrc)
+            dbrc = db_flush(db);
+        if (!dbrc)
+            o.stored = db_path(db);
+    }
     print_out(&a, &o, verify);
     free(w.data);
+    db_close(db);
     dfpn_free(s);
+    if (dbrc)
+        return cli_error(cli_exit_code(dbrc), "storing the result failed: %s", rj_strerror(dbrc));
     if (o.r.interrupted)
         return EXIT_TEMPFAIL;
     if (verify && o.checked && o.check_rc)

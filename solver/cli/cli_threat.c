@@ -40,8 +40,7 @@ static void print_result(const CliArgs *a, const char *what, Result r, Color sid
     if (a->json) {
         printf("{\"result\":\"%s\",\"side\":\"%s\",\"line\":", result_name(r), color_name(side));
         cli_json_str(stdout, text);
-        printf(",\"attacker_moves\":%d,\"nodes\":%llu,\"time_s\":%.6f}\n", att_moves, (unsigned long long)nodes,
-               dt);
+        printf(",\"attacker_moves\":%d,\"nodes\":%llu,\"time_s\":%.6f}\n", att_moves, (unsigned long long)nodes, dt);
         return;
     }
     if (r == RESULT_PROVEN)

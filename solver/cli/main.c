@@ -37,7 +37,8 @@ static void usage(FILE *f)
         fprintf(f, "  %s\n", COMMANDS[i].usage);
     fprintf(f, "\nbudget: --nodes N, --time SECONDS, --tt-mb MB\n");
     fprintf(f, "POSITION: moves \"h8 h9 i10\" / \"h8h9i10\" / \"H8,H9,I10\" (pass allowed),\n"
-               "  an opening \"D4\" / \"kagetsu\" plus moves, or stones \"B:e13,c12 W:o15\" [--to-move S]\n");
+               "  an opening \"D4\" / \"kagetsu\" / \"花月\" / \"Flower Moon\" plus moves (\"D4 j10\";\n"
+               "  lower-case \"d4 e5 f6\" is a move list when it plays as one), or stones \"B:e13,c12 W:o15\" [--to-move S]\n");
     fprintf(f, "exit codes: 0 done, 64 usage, 65 bad position/data, 66 missing input/DB,\n"
                "  70 internal error, 74 I/O or DB error, 75 interrupted (resumable)\n");
 }

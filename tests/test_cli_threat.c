@@ -1,0 +1,133 @@
+/* test_cli_threat.c - end to end: `renju vcf` and `renju vct` output, JSON keys and exit codes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+    int code;
+    char out[16384];
+    char err[4096];
+} Run;
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+}
+
+/* Run renju with the NULL-terminated argument list; capture stdout, stderr and the exit code. */
+static void run(Run *r, const char *arg, ...)
+{
+    const char *argv[32];
+    int argc = 0;
+    argv[argc++] = RJ_RENJU_BIN;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(out), 1);
+        dup2(fileno(err), 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+    fclose(out);
+    fclose(err);
+}
+
+static Run r;
+
+static const char *FOUR_THREE = "B:h8,i8,j8,k9,k10 W:g8,a1,a3,o15,o13";
+
+static void expect_has(const char *hay, const char *needle)
+{
+    if (!strstr(hay, needle))
+        fail_msg("'%s' not in output: %s", needle, hay);
+}
+
+static void test_vcf_json(void **state)
+{
+    (void)state;
+    run(&r, "vcf", FOUR_THREE, "--shortest", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "{\"result\":\"win\",\"side\":\"black\",\"line\":\"k8 l8 ");
+    expect_has(r.out, "\"attacker_moves\":3,");
+    expect_has(r.out, "\"nodes\":");
+    expect_has(r.out, "\"time_s\":");
+    assert_int_equal(strchr(r.out, '\n') - r.out + 1, (long)strlen(r.out)); /* one line */
+    run(&r, "vcf", FOUR_THREE, "--side", "white", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "\"result\":\"none\",\"side\":\"white\",\"line\":\"\"");
+    run(&r, "vcf", FOUR_THREE, "--nodes", "1", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "\"result\":\"unknown\"");
+}
+
+static void test_vcf_text(void **state)
+{
+    (void)state;
+    run(&r, "vcf", "B:f3,c8,d8,e8,g8,h8 W:f4,f5,f6,a15,o1", "--to-move", "white", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "vcf: win for white in 2 moves: f7 pass f8");
+    run(&r, "vcf", "B:f3,c8,d8,e8,g8,h8 W:f4,f5,f6,a15,o1", "--to-move", "white", "--rules", "standard", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "vcf: none for white");
+}
+
+static void test_vct_json(void **state)
+{
+    (void)state;
+    run(&r, "vct", "B:a1,a3,o15,o13 W:h8,i8,j9,j10", "--to-move", "white", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "{\"result\":\"win\",\"side\":\"white\",\"line\":\"j8 ");
+    run(&r, "vct", "B:a1,a3,o15,o13 W:h8,l11,o1", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "\"result\":\"none\"");
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    run(&r, "vcf", "h8 zz9", NULL);
+    assert_int_equal(r.code, 65);
+    expect_has(r.err, "renju: ");
+    run(&r, "vct", FOUR_THREE, "--side", "purple", NULL);
+    assert_int_equal(r.code, 64);
+    run(&r, "vcf", NULL);
+    assert_int_equal(r.code, 64);
+    run(&r, "vct", FOUR_THREE, "--nodes", "-5", NULL);
+    assert_int_equal(r.code, 64);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vcf_json),
+        cmocka_unit_test(test_vcf_text),
+        cmocka_unit_test(test_vct_json),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

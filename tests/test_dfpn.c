@@ -1,0 +1,285 @@
+/* test_dfpn.c - the df-pn solver: known wins (agreeing with the threat search
+ * and with exhaustive minimax), exact disproofs, candidate-only refutations,
+ * determinism; every proof is checked by the independent proof_check(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "dfpn.h"
+#include "error.h"
+#include "position.h"
+#include "proof.h"
+#include "proof_extract.h"
+#include "rules.h"
+#include "vcf.h"
+
+static void parse(const char *text, Color to_move, Board *b)
+{
+    char err[256];
+    int rc = position_parse(text, RULE_RENJU, to_move, b, err, sizeof err);
+    if (rc)
+        fail_msg("position_parse(%s): %s", text, err);
+}
+
+typedef struct {
+    DfpnResult r;
+    uint64_t proof_nodes;
+    uint32_t proof_depth;
+} Solved;
+
+/* Solve b; when proven, extract the proof and check it independently. */
+static Solved solve_cfg(const Board *b, const DfpnConfig *cfg)
+{
+    Dfpn *s;
+    Solved out;
+    memset(&out, 0, sizeof out);
+    assert_int_equal(dfpn_create(&s, cfg), 0);
+    assert_int_equal(dfpn_solve(s, b, &out.r), 0);
+    if (out.r.result == RESULT_PROVEN) {
+        ProofWriter w = { 0 };
+        ExtractStats es;
+        int rc = proof_extract(s, b, out.r.attacker, 0, 0, &w, &es);
+        if (rc)
+            fail_msg("proof_extract: %s", rj_strerror(rc));
+        char why[512] = "";
+        ProofStats st;
+        rc = proof_check(b, w.data, w.len, &st, why, sizeof why);
+        if (rc)
+            fail_msg("proof rejected by proof_check: %s", why);
+        assert_int_equal(st.nodes, es.nodes);
+        out.proof_nodes = st.nodes;
+        out.proof_depth = st.depth;
+        free(w.data);
+    }
+    dfpn_free(s);
+    return out;
+}
+
+static Solved solve(const char *pos, Color to_move, Color attacker, uint64_t nodes)
+{
+    Board b;
+    parse(pos, to_move, &b);
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = attacker;
+    cfg.max_nodes = nodes;
+    cfg.tt_mb = 16;
+    return solve_cfg(&b, &cfg);
+}
+
+/* Wins the threat search also finds (VCF / short VCT shapes). */
+static void test_known_wins(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pos;
+        Color to_move;
+    } cases[] = {
+        { "h8 h9 i8 i9 j8 j9", EMPTY },                                     /* open three: straight four */
+        { "B:h8,i8,j8,k8 W:a1,d1,g1,j1", EMPTY },                           /* five at once */
+        { "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4", EMPTY }, /* four, then four-three */
+        { "B:b12,e10,f11,g10,g11 W:c12,d12,e12,o1", WHITE },                /* black's block is forbidden */
+        { "B:a1,a15,o1 W:h8,i9,h10,i7", WHITE },                            /* white threes */
+        { "B:a1,a15,o1,o15 W:h8,i9,j8", WHITE },                            /* white VCT, several levels */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Solved s = solve(cases[i].pos, cases[i].to_move, EMPTY, 20000);
+        if (s.r.result != RESULT_PROVEN)
+            fail_msg("case %zu (%s) not proven", i, cases[i].pos);
+        assert_true(s.proof_nodes >= 1);
+    }
+}
+
+/* Every proof of a VCF position agrees with the threat module's VCF. */
+static void test_agrees_with_vcf(void **state)
+{
+    (void)state;
+    static const char *cases[] = {
+        "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4",
+        "B:h8,i8,j8,b12,c12,d12 W:g8,a1,a3,a5,o1,o3", /* e12: open four */
+        "B:h8,i8,j8,c3,d4,e5 W:g8,a1,a3,a5,o1,o3",    /* no VCF: g7 would be an overline */
+        "B:f5,g6,h7,f8,f9,f10 W:e4,f11,a1,a3,a5,o1",
+    };
+    VcfCtx *v = vcf_new(16);
+    assert_non_null(v);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Board b;
+        parse(cases[i], EMPTY, &b);
+        ThreatOpts o;
+        memset(&o, 0, sizeof o);
+        VcfResult vr;
+        assert_int_equal(vcf_search(v, &b, b.to_move, RULE_RENJU, &o, &vr), 0);
+        Solved s = solve(cases[i], EMPTY, EMPTY, 3000);
+        if (vr.result == RESULT_PROVEN && s.r.result != RESULT_PROVEN)
+            fail_msg("case %zu: VCF wins but df-pn did not prove it", i);
+        if (i == 1)
+            assert_int_equal(vr.result, RESULT_PROVEN);
+        if (i == 2)
+            assert_int_not_equal(vr.result, RESULT_PROVEN);
+    }
+    vcf_free(v);
+}
+
+/* Exact disproofs: the defender wins first whatever the attacker does. */
+static void test_exact_disproofs(void **state)
+{
+    (void)state;
+    /* Black has an open four; white to move has no five: white cannot win. */
+    Solved s = solve("B:h8,i8,j8,k8 W:a1,a3,a5", EMPTY, EMPTY, 10000);
+    assert_int_equal(s.r.result, RESULT_DISPROVEN);
+    /* White must block l8 (forced), then black wins by VCF (e12: open four). */
+    s = solve("B:h8,i8,j8,k8,b12,c12,d12 W:g8,a1,a3,a5,o1,o3", EMPTY, EMPTY, 10000);
+    assert_int_equal(s.r.result, RESULT_DISPROVEN);
+    /* White as attacker while black is to move and has a four-three. */
+    s = solve("B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4", EMPTY, WHITE, 10000);
+    assert_int_equal(s.r.result, RESULT_DISPROVEN);
+}
+
+/* A refutation of the candidate moves only is never reported as a disproof. */
+static void test_candidates_only(void **state)
+{
+    (void)state;
+    /* A sparse position: nothing is proven within the budget, nor disproven exactly. */
+    Solved s = solve("h8 h9", EMPTY, EMPTY, 3000);
+    assert_int_not_equal(s.r.result, RESULT_PROVEN);
+    assert_int_not_equal(s.r.result, RESULT_DISPROVEN);
+    assert_true(s.r.stopped || s.r.candidates_refuted);
+}
+
+/*
+ * Exhaustive minimax over every legal move (pass included): does the
+ * attacker (to move) win within three plies?
+ */
+static bool wins_in3(Board *b, RuleSet rs)
+{
+    Color a = b->to_move, d = color_other(a);
+    Point pts[BOARD_POINTS];
+    if (rules_five_points(b, a, rs, pts) > 0)
+        return true;
+    for (int m = 0; m <= BOARD_POINTS; m++) {
+        Point mv = m == BOARD_POINTS ? POINT_PASS : (Point)m;
+        if (!rules_is_legal(b, mv, rs))
+            continue;
+        board_play(b, mv);
+        bool all = rules_five_points(b, d, rs, pts) == 0 && !board_two_passes(b);
+        for (int r = 0; r <= BOARD_POINTS && all; r++) {
+            Point rv = r == BOARD_POINTS ? POINT_PASS : (Point)r;
+            if (!rules_is_legal(b, rv, rs))
+                continue;
+            board_play(b, rv);
+            all = !board_two_passes(b) && rules_five_points(b, a, rs, pts) > 0;
+            board_undo(b);
+        }
+        board_undo(b);
+        if (all)
+            return true;
+    }
+    return false;
+}
+
+/* Random crowded positions: a win in three plies found by minimax is proven; proofs check. */
+static void test_minimax_agreement(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x5eed;
+    int agreed = 0, wins = 0;
+    for (int t = 0; t < 30; t++) {
+        Board b;
+        board_init(&b);
+        int stones = 14 + t % 10;
+        for (int k = 0; k < stones; k++) {
+            for (;;) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int c = 3 + (int)((seed >> 33) % 9), r = 3 + (int)((seed >> 45) % 9);
+                Point p = point_make(c, r);
+                Color winner;
+                if (board_at(&b, p) != EMPTY || !rules_is_legal(&b, p, RULE_RENJU))
+                    continue;
+                board_play(&b, p);
+                if (rules_game_over(&b, RULE_RENJU, &winner)) {
+                    board_undo(&b);
+                    continue;
+                }
+                break;
+            }
+        }
+        Point pts[BOARD_POINTS];
+        if (rules_five_points(&b, color_other(b.to_move), RULE_RENJU, pts) > 1)
+            continue; /* lost at once: not interesting */
+        bool w3 = wins_in3(&b, RULE_RENJU);
+        DfpnConfig cfg;
+        dfpn_config_default(&cfg);
+        cfg.max_nodes = 3000;
+        cfg.tt_mb = 8;
+        cfg.no_vct = true; /* df-pn and its own leaf VCF only */
+        Solved s = solve_cfg(&b, &cfg);
+        if (w3) {
+            wins++;
+            if (s.r.result != RESULT_PROVEN)
+                fail_msg("position %d: minimax wins in 3 plies, df-pn says %d", t, s.r.result);
+        }
+        if (s.r.result == RESULT_DISPROVEN && w3)
+            fail_msg("position %d: disproven but minimax wins", t);
+        agreed++;
+    }
+    assert_true(agreed >= 20);
+    assert_true(wins >= 3);
+}
+
+/* One thread is deterministic; two threads agree on the result. */
+static void test_determinism_and_threads(void **state)
+{
+    (void)state;
+    const char *pos = "B:a1,a15,o1,o15 W:h8,i9,j8";
+    Solved a = solve(pos, WHITE, EMPTY, 20000), b = solve(pos, WHITE, EMPTY, 20000);
+    assert_int_equal(a.r.result, RESULT_PROVEN);
+    assert_int_equal(a.r.nodes, b.r.nodes);
+    assert_int_equal(a.proof_nodes, b.proof_nodes);
+    Board bd;
+    parse(pos, WHITE, &bd);
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.threads = 2;
+    cfg.tt_mb = 16;
+    cfg.max_nodes = 40000;
+    Solved p = solve_cfg(&bd, &cfg);
+    assert_int_equal(p.r.result, RESULT_PROVEN);
+}
+
+/* The external stop flag ends the search with a partial result. */
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    Board b;
+    parse("h8 h9", EMPTY, &b);
+    atomic_bool stop = true;
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.stop = &stop;
+    cfg.tt_mb = 4;
+    Solved s = solve_cfg(&b, &cfg);
+    assert_int_equal(s.r.result, RESULT_UNKNOWN);
+    assert_true(s.r.interrupted);
+    assert_true(s.r.nodes < 100000);
+}
+
+int main(void)
+{
+    rules_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_wins),
+        cmocka_unit_test(test_agrees_with_vcf),
+        cmocka_unit_test(test_exact_disproofs),
+        cmocka_unit_test(test_candidates_only),
+        cmocka_unit_test(test_minimax_agreement),
+        cmocka_unit_test(test_determinism_and_threads),
+        cmocka_unit_test(test_stop_flag),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
