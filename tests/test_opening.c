@@ -120,7 +120,7 @@ static void test_solve_store(void **state)
     dfpn_free(s);
     /* A larger node budget searches again; a time-only budget never skips. */
     g_m.r[i].nodes = 1;
-    s = make_dfpn(2000, 0, NULL);
+    s = make_dfpn(100, 0, NULL);
     c.dfpn = s;
     assert_int_equal(opening_solve(&c, &u, &r), 0);
     assert_true(r.searched);

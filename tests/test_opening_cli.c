@@ -228,7 +228,7 @@ static void test_fifth_wins_and_resume(void **state)
     /* Stored proofs check independently. */
     assert_int_equal(RENJU("/dev/null", "db verify --db %s", db), 0);
     /* A larger budget searches the unknown classes again (but not the proven ones). */
-    assert_int_equal(RENJU(path("w3.json"), "fifth '%s' --to-move black --nodes 3000 --per-class --db %s --json --quiet",
+    assert_int_equal(RENJU(path("w3.json"), "fifth '%s' --to-move black --nodes 300 --per-class --db %s --json --quiet",
                            THREE, db),
                      0);
     j = slurp(path("w3.json"));
