@@ -12,7 +12,15 @@ out="$dir/main-job.txt"
 db="${RENJU_DB:-$PWD/renju.lmdb}"
 pos="${RENJU_MAIN_POSITION:-h8 i9 i7 i8 g7 f8}"
 threads=$(nproc 2>/dev/null || echo 2)
+# The embedded default database: results/proven-positions.jsonl (proofs made
+# by scripts/make-results.sh), loaded once into a new database and re-checked.
+if [ ! -e "$db" ] && [ -s results/proven-positions.jsonl ]; then
+  "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
+fi
 {
+  echo "\$ renju db verify --db $db   # re-check every stored proof independently"
+  "$bin" db verify --db "$db"
+  echo
   echo "\$ renju show \"$pos\""
   "$bin" show "$pos"
   echo

@@ -23,7 +23,7 @@ static const Command COMMANDS[] = {
     { "fifth", cmd_fifth, "fifth POSITION4 [budget] [--per-class] [--db PATH|--no-db]  5th-move classes and W bounds" },
     { "fair-n", cmd_fair_n, "fair-n OPENING [budget] [--per-class] [--fourth MOVES] [--db PATH|--no-db]  fair-N bounds" },
     { "query", cmd_query, "query POSITION [--db PATH] [--children] stored result of a position" },
-    { "db", cmd_db, "db stats|verify|merge|export|import    database maintenance" },
+    { "db", cmd_db, "db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]  database maintenance" },
     { "batch", cmd_batch, "batch plan POSITION [--depth D] [--out PLAN] | run PLAN [--shard I/N] [--db PATH] [budget]" },
     { "bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>" },
 };
