@@ -18,9 +18,6 @@ if [ ! -e "$db" ] && [ -s results/proven-positions.jsonl ]; then
   "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
 fi
 {
-  echo "\$ renju db verify --db $db   # re-check every stored proof independently"
-  "$bin" db verify --db "$db"
-  echo
   echo "\$ renju show \"$pos\""
   "$bin" show "$pos"
   echo
@@ -29,5 +26,8 @@ fi
   echo
   echo "\$ renju query \"$pos\" --db $db"
   "$bin" query "$pos" --db "$db"
+  echo
+  echo "\$ renju db verify --db $db   # re-check every stored proof independently"
+  "$bin" db verify --db "$db"
 } | tee "$out"
 echo "main-job: proof stored in $db; transcript in $out (binary: $bin)" >&2
