@@ -44,18 +44,6 @@ static bool legal_for(Board *b, Point p, Color c, RuleSet rs)
     return !(rs == RULE_RENJU && c == BLACK && may_be_forbidden(b, p) && rules_is_forbidden(b, p));
 }
 
-static int distinct(const Point *pts, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        bool seen = false;
-        for (int j = 0; j < i; j++)
-            seen |= pts[j] == pts[i];
-        k += !seen;
-    }
-    return k;
-}
-
 enum { MAX_SCORE = 511 };
 
 /* Stable sort of c's children by score (0..MAX_SCORE, clamped), highest first: a counting sort. */
@@ -122,7 +110,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     if (qvcf_five_points(b, att, rs, pts) > 0)
         return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
     int nd = qvcf_five_points(b, def, rs, pts);
-    if (nd > 0 && distinct(pts, nd) > 1)
+    if (nd > 0 && qvcf_distinct(pts, nd) > 1)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
@@ -195,7 +183,7 @@ static bool short_loss(Board *b, Point m, Color att, RuleSet rs, const Point *S,
         if (S[i] == m || !legal_for(b, S[i], att, rs))
             continue;
         int k = rules_four_points_after(b, S[i], att, rs, f);
-        loss = distinct(f, k) >= 2;
+        loss = qvcf_distinct(f, k) >= 2;
     }
     board_undo(b);
     return loss;
@@ -214,7 +202,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     if (qvcf_five_points(b, def, rs, pts) > 0)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     int na = qvcf_five_points(b, att, rs, pts);
-    if (na > 0 && (distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
+    if (na > 0 && (qvcf_distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
         return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
     Key key = dfpn_tt_key(b, att);
     if (na > 0) {
@@ -232,7 +220,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     for (int i = 0; i < ncand; i++) {
         Point f[8];
         int k = rules_four_points_after(b, cand[i], att, rs, f);
-        if (distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
+        if (qvcf_distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
             S[ns++] = cand[i];
     }
     int score[MAX_CHILDREN];

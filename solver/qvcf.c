@@ -137,19 +137,6 @@ typedef struct {
     bool out_of_budget;
 } Q;
 
-/* Distinct points among pts[0..n). */
-static int distinct(const Point *pts, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        bool seen = false;
-        for (int j = 0; j < i; j++)
-            seen |= pts[j] == pts[i];
-        k += !seen;
-    }
-    return k;
-}
-
 /*
  * The attacker's four moves at this node: legal points that make a four.
  * When the defender threatens five (forced != POINT_NONE) only the block.
@@ -171,7 +158,7 @@ static int four_moves(Q *q, Board *b, Point forced, Point *mv, Point *five, int 
             continue;
         mv[n] = p;
         five[n] = f[0];
-        nf[n] = distinct(f, k);
+        nf[n] = qvcf_distinct(f, k);
         n++;
     }
     return n;
@@ -200,7 +187,7 @@ static bool vcf(Q *q, Board *b, int depth, Point *first)
     Point forced = POINT_NONE;
     int nd = qvcf_five_points(b, q->def, q->rs, pts);
     if (nd > 0) {
-        if (distinct(pts, nd) > 1)
+        if (qvcf_distinct(pts, nd) > 1)
             return false;
         forced = pts[0];
     }
@@ -263,7 +250,7 @@ static int write_vcf(Q *q, Board *b, ProofWriter *w, uint64_t *pnodes, uint32_t 
     int rc;
     if (k == 0) {
         rc = RJ_EINTERNAL;
-    } else if (distinct(f, k) >= 2 || !def_can_block(q, b, f[0])) {
+    } else if (qvcf_distinct(f, k) >= 2 || !def_can_block(q, b, f[0])) {
         rc = pw_u16(w, 0); /* every defence is a short loss */
     } else {
         pw_u16(w, 1);

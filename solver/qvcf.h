@@ -16,6 +16,8 @@
 #ifndef RJ_QVCF_H
 #define RJ_QVCF_H
 
+#include <assert.h>
+
 #include "proof.h"
 #include "types.h"
 
@@ -27,6 +29,20 @@ static inline int qvcf_pop16(unsigned x)
     x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
     x = (x + (x >> 4)) & 0x0f0fu;
     return (int)((x + (x >> 8)) & 0x1fu);
+}
+
+/* Number of distinct points among pts[0..n) (n is small: at most a few fours' points). */
+static inline int qvcf_distinct(const Point *pts, int n)
+{
+    assert(n >= 0);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++)
+            seen |= pts[j] == pts[i];
+        k += !seen;
+    }
+    return k;
 }
 
 /*
