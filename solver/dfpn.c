@@ -20,6 +20,7 @@ enum {
     DEFAULT_VCF_BUDGET = 2000,
     DEFAULT_VCT_BUDGET = 1000,
     VCT_TT_LOG2 = 16,
+    VCF_TT_LOG2 = 18,
     VCT_TREE = 1 << 14
 };
 
@@ -56,11 +57,10 @@ typedef struct {
 typedef struct {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
-    VctCtx *vct;          /* the worker's VCT context */
+    NgCtx ng;             /* the worker's VCF / VCT contexts */
     Board b;
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
-    uint64_t vcf_nodes;  /* leaf VCF / VCT nodes (also counted in nodes) */
     uint64_t dfpn_nodes; /* MID calls */
     bool halt;
     double next_progress;
@@ -99,7 +99,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         *n = 0;
         return RESULT_UNKNOWN;
     }
-    NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL, NULL);
+    NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -190,10 +190,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->key[i] = ng_child_key(b, key, c->mv[i]);
         }
     } else {
-        uint64_t threat0 = w->vcf_nodes;
-        st = ng_generate(&s->cfg, b, att, c, !found, &w->vcf_nodes, w->vct);
-        if (w->vcf_nodes > threat0)
-            count_work(w, w->vcf_nodes - threat0);
+        uint64_t threat0 = w->ng.threat_nodes;
+        st = ng_generate(&s->cfg, b, att, c, !found, &w->ng);
+        if (w->ng.threat_nodes > threat0)
+            count_work(w, w->ng.threat_nodes - threat0);
         if (st.result == RESULT_UNKNOWN) {
             gce->used = true;
             gce->key = key;
@@ -211,6 +211,17 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         if (multi)
             atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
         return;
+    }
+    if (!is_or) { /* drop the defences the attacker's threat line already beats: they are proven */
+        int k = 0;
+        for (int i = 0; i < c->n; i++)
+            if (c->init_pn[i] != 0) {
+                c->mv[k] = c->mv[i];
+                c->key[k] = c->key[i];
+                c->init_pn[k] = c->init_pn[i];
+                k++;
+            }
+        c->n = k;
     }
     ProofNum phi, delta;
     int best = 0, hard = 0;
@@ -231,9 +242,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             int work = 0;
             if (tt_probe(&s->tt, c->key[i], &ce)) {
                 cpn = ce.pn, cdn = ce.dn, cexact = ce.exact, work = ce.work;
-            } else {
-                cpn = is_or ? c->init_pn[i] : 1;
-                cdn = 1;
+            } else { /* init_pn 0: a defender move the attacker's threat line still beats */
+                cpn = c->init_pn[i];
+                cdn = cpn == 0 ? PN_INF : 1;
             }
             /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
             ProofNum cphi = is_or ? cdn : cpn, cdelta = is_or ? cpn : cdn;
@@ -281,7 +292,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             if (tt_probe(&s->tt, c->key[sel], &ce))
                 creal = is_or ? ce.pn : ce.dn;
             else
-                creal = is_or ? c->init_pn[sel] : 1;
+                creal = is_or ? c->init_pn[sel] : c->init_pn[sel] == 0 ? PN_INF : 1;
             if (creal >= c_thdelta) {
                 sel = real_best, sel_phi = real_phi;
                 c_thdelta = thphi;
@@ -297,7 +308,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (multi)
         atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
-    Point bm = c->mv[(!is_or && pn == 0) ? hard : best];
+    Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
     tt_store(&s->tt, key, &t);
 }
@@ -306,10 +317,12 @@ static void worker_done(Worker *w)
 {
     free(w->stack);
     free(w->cache);
-    vct_free(w->vct);
+    vct_free(w->ng.vct);
+    vcf_free(w->ng.vcf);
     w->stack = NULL;
     w->cache = NULL;
-    w->vct = NULL;
+    w->ng.vct = NULL;
+    w->ng.vcf = NULL;
 }
 
 static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
@@ -320,8 +333,9 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->tid = tid;
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    w->vct = vct_new(VCT_TT_LOG2, VCT_TREE);
-    if (w->stack && w->cache && w->vct)
+    w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    w->ng.vcf = vcf_new(VCF_TT_LOG2);
+    if (w->stack && w->cache && w->ng.vct && w->ng.vcf)
         return 0;
     worker_done(w);
     return RJ_ENOMEM;
@@ -498,13 +512,42 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     return RESULT_UNKNOWN;
 }
 
+/* Size and depth of the subtree appended to w from offset len: framed with a header for proof_stats. */
+static void appended_stats(const Board *b, RuleSet rs, Color attacker, const ProofWriter *w, size_t len,
+                           uint64_t *pnodes, uint32_t *pdepth)
+{
+    ProofStats st;
+    ProofWriter tmp = { 0 };
+    pw_header(&tmp, rs, attacker);
+    pw_bytes(&tmp, w->data + len, w->len - len);
+    if (!tmp.err && proof_stats(b, tmp.data, tmp.len, &st) == 0) {
+        if (pnodes)
+            *pnodes += st.nodes;
+        if (pdepth && st.depth > *pdepth)
+            *pdepth = st.depth;
+    }
+    free(tmp.data);
+}
+
 bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint64_t *pnodes, uint32_t *pdepth)
 {
     RuleSet rs = s->cfg.rules;
     size_t len = w ? w->len : 0;
-    if (w ? qvcf_write_proof(b, attacker, rs, s->cfg.vcf_budget, w, pnodes, pdepth) == 0
-          : qvcf_search(b, attacker, rs, s->cfg.vcf_budget, NULL, NULL))
+    VcfCtx *vcf = vcf_new(VCF_TT_LOG2 - 4);
+    if (!vcf)
+        return false;
+    ThreatOpts vo;
+    memset(&vo, 0, sizeof vo);
+    vo.max_nodes = s->cfg.vcf_budget * 20; /* a fresh context knows less than the search's */
+    VcfResult vr1;
+    bool vwin = vcf_search(vcf, b, attacker, rs, &vo, &vr1) == 0 && vr1.result == RESULT_PROVEN &&
+                (!w || vcf_line_to_proof(b, attacker, rs, &vr1, w) == 0);
+    vcf_free(vcf);
+    if (vwin) {
+        if (w)
+            appended_stats(b, rs, attacker, w, len, pnodes, pdepth);
         return true;
+    }
     if (w)
         w->len = len;
     if (s->cfg.no_vct)
@@ -519,22 +562,10 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
     bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
     if (win && w) {
         win = vct_write_proof(vct, b, w) == 0;
-        if (!win) {
+        if (!win)
             w->len = len;
-        } else {
-            ProofStats st;
-            /* Size and depth of the appended subtree: frame it with a header to reuse proof_stats. */
-            ProofWriter tmp = { 0 };
-            pw_header(&tmp, rs, attacker);
-            pw_bytes(&tmp, w->data + len, w->len - len);
-            if (!tmp.err && proof_stats(b, tmp.data, tmp.len, &st) == 0) {
-                if (pnodes)
-                    *pnodes += st.nodes;
-                if (pdepth && st.depth > *pdepth)
-                    *pdepth = st.depth;
-            }
-            free(tmp.data);
-        }
+        else
+            appended_stats(b, rs, attacker, w, len, pnodes, pdepth);
     }
     vct_free(vct);
     return win;

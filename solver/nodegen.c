@@ -2,10 +2,13 @@
 #include "nodegen.h"
 
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "board.h"
 #include "qvcf.h"
 #include "rules.h"
+#include "threat.h"
 
 enum {
     INIT_PN_FOUR = 1,   /* child AND node after an attacker four */
@@ -97,8 +100,19 @@ static void mark_near(const Board *b, bool *near)
 
 
 /* Attacker to move. */
-static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
-                         VctCtx *vct)
+/* Leaf VCF of colour c (to move on b) within cfg's budget; the line goes to *r. */
+static bool leaf_vcf(const DfpnConfig *cfg, Board *b, Color c, NgCtx *x, VcfResult *r)
+{
+    ThreatOpts o;
+    memset(&o, 0, sizeof o);
+    o.max_nodes = cfg->vcf_budget;
+    if (vcf_search(x->vcf, b, c, cfg->rules, &o, r) != 0)
+        return false;
+    x->threat_nodes += r->nodes;
+    return r->result == RESULT_PROVEN;
+}
+
+static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
 {
     RuleSet rs = cfg->rules;
     Color def = color_other(att);
@@ -114,16 +128,17 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    Point first = POINT_NONE;
-    if (run_vcf && qvcf_search(b, att, rs, cfg->vcf_budget, vcf_nodes, &first))
-        return (NodeStatus){ RESULT_PROVEN, true, true, first };
-    if (run_vcf && vct && !cfg->no_vct) {
+    run_vcf &= x != NULL;
+    if (run_vcf && leaf_vcf(cfg, b, att, x, &x->line))
+        return (NodeStatus){ RESULT_PROVEN, true, true, x->line.len > 0 ? x->line.line[0] : POINT_NONE };
+    if (run_vcf && x->vct && !cfg->no_vct) {
         ThreatOpts o;
         memset(&o, 0, sizeof o);
         o.max_nodes = cfg->vct_budget;
         VctResult vr;
-        if (vct_search(vct, b, att, rs, &o, &vr) == 0) {
-            *vcf_nodes += vr.nodes;
+        if (vct_search(x->vct, b, att, rs, &o, &vr) == 0) {
+            x->threat_nodes += vr.nodes;
+            if (getenv("RJ_DBG")) fprintf(stderr, "VCT %d %llu\n", vr.result, (unsigned long long)vr.nodes);
             if (vr.result == RESULT_PROVEN)
                 return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
         }
@@ -190,7 +205,7 @@ static bool short_loss(Board *b, Point m, Color att, RuleSet rs, const Point *S,
 }
 
 /* Defender to move. */
-static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes)
+static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
 {
     RuleSet rs = cfg->rules;
     Color def = color_other(att);
@@ -212,8 +227,18 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         c->key[0] = ng_child_key(b, key, pts[0]);
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
-    if (run_vcf && qvcf_search(b, def, rs, cfg->vcf_budget, vcf_nodes, NULL))
+    if (run_vcf && x && leaf_vcf(cfg, b, def, x, &x->line))
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+    const VcfResult *line = x ? &x->line : NULL;
+    /* The attacker's threat: its VCF if the defender passed (not after an attacker pass: two passes end). */
+    bool threat = false, far_ok = false;
+    uint64_t zone[4] = { 0, 0, 0, 0 };
+    if (x && board_last_move(b) != POINT_PASS) {
+        board_play(b, POINT_PASS);
+        threat = leaf_vcf(cfg, b, att, x, &x->line);
+        far_ok = threat && vcf_line_zone(b, att, rs, x->line.line, x->line.len, zone);
+        board_undo(b);
+    }
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
     Point S[BOARD_POINTS], cand[BOARD_POINTS];
     int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
@@ -230,11 +255,28 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
         if (m != POINT_PASS && !legal_for(b, m, def, rs))
             continue;
-        if (ns > 0 && short_loss(b, m, att, rs, S, ns))
+        bool holds = false;
+        if (threat) {
+            holds = m == POINT_PASS;
+            if (!holds && far_ok && !(zone[m >> 6] >> (m & 63) & 1)) {
+                Point fd[8];
+                holds = thr_fives_after(b, m, def, rs, fd) == 0; /* a distant move that threatens nothing */
+            }
+            if (!holds) {
+                board_play(b, m);
+                holds = vcf_line_holds(b, att, rs, m, line->line, line->len);
+                board_undo(b);
+            }
+        }
+        if (!holds && ns > 0 && short_loss(b, m, att, rs, S, ns))
             continue;
         int i = c->n++;
         c->mv[i] = m;
-        c->init_pn[i] = 1;
+        c->init_pn[i] = holds ? 0 : 1;
+        if (holds) { /* proven: order is irrelevant */
+            score[i] = -2;
+            continue;
+        }
         if (m == POINT_PASS) {
             score[i] = -1;
         } else if (!near[m]) {
@@ -253,9 +295,12 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
             Point m = c->mv[i];
             int sc = score[i];
             memmove(&c->mv[nsc + 1], &c->mv[nsc], (size_t)(i - nsc) * sizeof c->mv[0]);
+            ProofNum ip = c->init_pn[i];
             memmove(&score[nsc + 1], &score[nsc], (size_t)(i - nsc) * sizeof score[0]);
+            memmove(&c->init_pn[nsc + 1], &c->init_pn[nsc], (size_t)(i - nsc) * sizeof c->init_pn[0]);
             c->mv[nsc] = m;
             score[nsc] = sc;
+            c->init_pn[nsc] = ip;
             nsc++;
         }
     int total = c->n;
@@ -269,9 +314,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
 }
 
-NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, uint64_t *vcf_nodes,
-                      VctCtx *vct)
+NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x)
 {
-    return b->to_move == att ? gen_or(cfg, b, att, c, run_vcf, vcf_nodes, vct)
-                             : gen_and(cfg, b, att, c, run_vcf, vcf_nodes);
+    return b->to_move == att ? gen_or(cfg, b, att, c, run_leaf, x) : gen_and(cfg, b, att, c, run_leaf, x);
 }

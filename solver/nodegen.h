@@ -14,6 +14,7 @@
 #include "board.h"
 #include "dfpn.h"
 #include "types.h"
+#include "vcf.h"
 #include "vct.h"
 #include "zobrist.h"
 
@@ -45,13 +46,24 @@ static inline Key ng_child_key(const Board *b, Key key, Point m)
     return m == POINT_PASS ? k ^ zob_pass() : k ^ zob_stone(b->to_move, m);
 }
 
+/* A worker's threat-search contexts for node generation. */
+typedef struct {
+    VcfCtx *vcf;           /* leaf VCF and the defender-node threat line */
+    VctCtx *vct;           /* leaf VCT (may be NULL) */
+    uint64_t threat_nodes; /* nodes spent in the threat searches (added to) */
+    VcfResult line;        /* scratch: the last VCF line found */
+} NgCtx;
+
 /*
  * Classify position b (b restored) for attacker att under cfg and fill c.
- * run_leaf: run the leaf VCF (both sides) and, with vct not NULL and
- * cfg->no_vct false, the attacker's VCT; their nodes are added to
- * *threat_nodes (may be NULL when run_leaf is false).
+ * With x NULL only the node rules are applied (the same child list).  With x:
+ *   - run_leaf: run the leaf VCF (both sides) and, unless cfg->no_vct or
+ *     x->vct is NULL, the attacker's VCT at an attacker node;
+ *   - at a defender node, the attacker's VCF after a defender pass is
+ *     replayed after each defender move (vcf_line_holds); the children it
+ *     still wins against get init_pn 0 (proven: the leaf VCF re-finds the
+ *     win when a proof is extracted).  Other children get init_pn 1.
  */
-NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf,
-                       uint64_t *threat_nodes, VctCtx *vct);
+NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x);
 
 #endif /* RJ_NODEGEN_H */

@@ -1,6 +1,7 @@
 /* tt.c - see tt.h. */
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,14 +21,26 @@ int tt_create(TT *tt, size_t mb)
         nb *= 2;
     size_t size = (size_t)(nb * 64);
     size_t alloc = (size + TT_ALIGN - 1) / TT_ALIGN * TT_ALIGN;
-    void *mem = aligned_alloc(TT_ALIGN, alloc);
-    if (!mem)
+    /*
+     * Anonymous memory is zero and its pages are only touched (and zeroed by
+     * the kernel) when first used, so a short search on a big table does not
+     * pay for zeroing all of it.  Over-allocate by one huge page to align.
+     */
+    size_t span = alloc + TT_ALIGN;
+    char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
         return RJ_ENOMEM;
+    uintptr_t at = ((uintptr_t)raw + TT_ALIGN - 1) / TT_ALIGN * TT_ALIGN;
+    char *mem = (char *)at;
+    size_t head = (size_t)(mem - raw), tail = span - head - alloc;
+    if (head)
+        munmap(raw, head);
+    if (tail)
+        munmap(mem + alloc, tail);
 #ifdef MADV_HUGEPAGE
     madvise(mem, alloc, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
-    memset(mem, 0, alloc);
-    tt->entries = mem;
+    tt->entries = (void *)mem;
     tt->nbuckets = nb;
     tt->bytes = alloc;
     return 0;
@@ -35,7 +48,8 @@ int tt_create(TT *tt, size_t mb)
 
 void tt_free(TT *tt)
 {
-    free(tt->entries);
+    if (tt->entries)
+        munmap(tt->entries, tt->bytes);
     memset(tt, 0, sizeof *tt);
 }
 

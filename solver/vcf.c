@@ -381,3 +381,68 @@ int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const Thr
         return RJ_ENOTFOUND;
     return vcf_line_to_proof(b, attacker, rs, r, w);
 }
+
+/*
+ * The replay of vcf_line_holds; with zone not NULL also mark the lines of
+ * every point played and fail where distant stones could matter (see
+ * vcf_line_zone).
+ */
+static bool replay(Board *b, Color att, RuleSet rs, Point last, const Point *line, int len, uint64_t *zone)
+{
+    assert(b->to_move == att && len >= 0);
+    Color def = color_other(att);
+    Point f[8], g[8];
+    int nd = last < BOARD_POINTS ? thr_fives_through(b, last, def, rs, f) : 0;
+    int played = 0;
+    bool win = false;
+    for (int i = 0; i < len; i += 2) {
+        Point m = line[i];
+        if (m >= BOARD_POINTS || board_at(b, m) != EMPTY)
+            break;
+        if (zone)
+            thr_mark_lines(m, zone);
+        if (thr_is_five(b, m, att, rs)) {
+            win = true;
+            break;
+        }
+        if (nd > 1 || (nd == 1 && f[0] != m))
+            break; /* a defender five left open */
+        if (zone && rs == RULE_RENJU && att == BLACK && thr_three_dirs(b, m, att, rs) >= 2)
+            break; /* its legality may depend on distant white stones (RIF 9.3 recursion) */
+        if (!thr_legal(b, m, att, rs))
+            break;
+        board_play(b, m);
+        played++;
+        int na = thr_fives_through(b, m, att, rs, g);
+        if (na == 0)
+            break;
+        /* The defender has no five point now: the only one, if any, was just blocked. */
+        if (na >= 2) {
+            win = true;
+            break;
+        }
+        if (rs == RULE_RENJU && def == BLACK && rules_is_forbidden(b, g[0])) {
+            win = zone == NULL; /* with zone: a distant black stone might make the block legal */
+            break;
+        }
+        if (zone)
+            thr_mark_lines(g[0], zone);
+        board_play(b, g[0]);
+        played++;
+        nd = thr_fives_through(b, g[0], def, rs, f);
+    }
+    while (played--)
+        board_undo(b);
+    return win;
+}
+
+bool vcf_line_holds(Board *b, Color att, RuleSet rs, Point last, const Point *line, int len)
+{
+    return replay(b, att, rs, last, line, len, NULL);
+}
+
+bool vcf_line_zone(Board *b, Color att, RuleSet rs, const Point *line, int len, uint64_t zone[4])
+{
+    zone[0] = zone[1] = zone[2] = zone[3] = 0;
+    return replay(b, att, rs, POINT_PASS, line, len, zone);
+}

@@ -98,4 +98,32 @@ int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const Thr
  */
 int vcf_line_to_proof(Board *b, Color attacker, RuleSet rs, const VcfResult *res, ProofWriter *w);
 
+/*
+ * Does the VCF `line` (attacker moves at even indices, the defender's blocks
+ * at odd ones, as in VcfResult.line) still win for att on b, the attacker to
+ * move, after the defender's stone `last` (or POINT_PASS)?  Precondition:
+ * before `last` neither side had a five point.  Every step is checked with
+ * the rules: the defender's five threats (made by its last stone) must be
+ * blocked by the attacker's next four, black never plays a forbidden point,
+ * each defender reply is the forced block (which replaces the line's entry),
+ * and the line ends in a five, two five points, or a forbidden black block.
+ * b is restored.  Used to carry a threat line over to a defender's
+ * alternatives without searching each one.
+ */
+bool vcf_line_holds(Board *b, Color att, RuleSet rs, Point last, const Point *line, int len);
+
+/*
+ * For a defender node whose pass is answered by the VCF `line` (b: the
+ * position after the pass, attacker to move, neither side with a five point
+ * before the pass): replay the line and set in zone (4 x 64-bit words) every
+ * point within five steps along the four lines of a point the line plays.
+ * Returns true when every defender move m outside zone that makes no
+ * defender five point provably leaves the line winning (vcf_line_holds would
+ * say true): false when the line's legality could depend on distant stones
+ * (a black four point through which black has threes in two directions: RIF
+ * 9.3 recursion), when it ends with a forbidden black block, or when the
+ * line does not replay.  b is restored.
+ */
+bool vcf_line_zone(Board *b, Color att, RuleSet rs, const Point *line, int len, uint64_t zone[4]);
+
 #endif /* RJ_VCF_H */

@@ -89,11 +89,16 @@ void vct_free(VctCtx *ctx)
 void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes) { ctx->vcf_budget = nodes; }
 
 /*
- * thr_short_loss() for a defender move x when neither side has a five point
- * and w[0..nw) are the attacker's double-win moves: first try whether one of
- * them survives x (the usual case), else decide with the full test.
+ * thr_short_loss() for a legal defender move x, exactly, when neither side
+ * has a five point and g[0..ng) are the attacker's geometric double-win
+ * points (empty points where its stone would leave two or more five points,
+ * legal or not).  A defender stone creates no attacker five point and only
+ * removes five points, so after x the attacker has no five point, the
+ * defender's five points are those x makes, and the attacker's double-win
+ * moves are among g (a white stone can make a forbidden black point legal,
+ * hence the legality test after x).
  */
-static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *w, int nw)
+static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *g, int ng)
 {
     Color def = b->to_move, att = color_other(def);
     Point fd[8], f[8];
@@ -102,20 +107,29 @@ static bool quick_short_loss(Board *b, Point x, RuleSet rs, const Point *w, int 
         return false;
     bool loss = false;
     board_play(b, x);
-    for (int i = 0; i < nw && !loss; i++) {
-        if (w[i] == x || (nfd == 1 && fd[0] != w[i]))
-            continue;
-        loss = thr_fives_after(b, w[i], att, rs, f) >= 2 && thr_legal(b, w[i], att, rs);
+    if (nfd == 1) {
+        /* The attacker must block fd[0]; it wins only if the block leaves two five points. */
+        loss = thr_fives_after(b, fd[0], att, rs, f) >= 2 && thr_legal(b, fd[0], att, rs);
+    } else {
+        for (int i = 0; i < ng && !loss; i++)
+            loss = g[i] != x && thr_fives_after(b, g[i], att, rs, f) >= 2 && thr_legal(b, g[i], att, rs);
     }
     board_undo(b);
-    return loss || thr_short_loss(b, x, rs);
+    return loss;
 }
 
 int vct_defences(Board *b, RuleSet rs, Point *out)
 {
     Color def = b->to_move, att = color_other(def);
-    Point w[BOARD_POINTS], f[BOARD_POINTS];
-    int nw = thr_double_wins(b, att, rs, w, false);
+    Point g[BOARD_POINTS], w[BOARD_POINTS], f[BOARD_POINTS], f8[8];
+    int nf4 = thr_four_moves(b, att, rs, f), ng = 0, nw = 0;
+    for (int i = 0; i < nf4; i++) {
+        if (thr_fives_after(b, f[i], att, rs, f8) < 2)
+            continue;
+        g[ng++] = f[i];
+        if (thr_legal(b, f[i], att, rs))
+            w[nw++] = f[i];
+    }
     if (nw == 0)
         return -1;
     uint64_t set[4] = {0, 0, 0, 0};
@@ -141,7 +155,7 @@ int vct_defences(Board *b, RuleSet rs, Point *out)
     for (int p = 0; p < BOARD_POINTS; p++) {
         if (!(set[p >> 6] >> (p & 63) & 1) || board_at(b, (Point)p) != EMPTY)
             continue;
-        if (thr_legal(b, (Point)p, def, rs) && !quick_short_loss(b, (Point)p, rs, w, nw))
+        if (thr_legal(b, (Point)p, def, rs) && !quick_short_loss(b, (Point)p, rs, g, ng))
             out[n++] = (Point)p;
     }
     return n;

@@ -206,6 +206,79 @@ static void test_brute_force(void **state)
         assert_true(by_len[i] >= 10);
 }
 
+/*
+ * Carrying a threat line over to the defender's moves (vcf_line_holds and the
+ * distant-move shortcut of vcf_line_zone), as the df-pn defender nodes do:
+ * on random positions where the attacker would win by VCF after a defender
+ * pass, every defender move the line still beats is confirmed a win by the
+ * brute force (rules.h only), and every move the shortcut calls irrelevant is
+ * one the full replay agrees the line beats.
+ */
+static void test_line_carry(void **state)
+{
+    (void)state;
+    uint64_t s = 0x11ca77;
+    Board b;
+    int positions = 0, held = 0, confirmed = 0, shortcut = 0, failed = 0, tries = 0;
+    while (positions < 150 && tries++ < 20000) {
+        RuleSet rs = tries % 5 == 4 ? RULE_FREESTYLE : RULE_RENJU;
+        tu_random_position(&b, &s, rs, 20 + (int)(tu_rng(&s) % 40), 9 + (int)(tu_rng(&s) % 3) * 2);
+        Color def = b.to_move, att = color_other(def);
+        Point tmp[BOARD_POINTS];
+        if (rules_five_points(&b, att, rs, tmp) > 0 || rules_five_points(&b, def, rs, tmp) > 0)
+            continue;
+        board_play(&b, POINT_PASS);
+        ThreatOpts o = {.max_depth = 6};
+        assert_int_equal(vcf_search(ctx, &b, att, rs, &o, &res), 0);
+        uint64_t zone[4];
+        bool far_ok = res.result == RESULT_PROVEN && vcf_line_zone(&b, att, rs, res.line, res.len, zone);
+        board_undo(&b);
+        if (res.result != RESULT_PROVEN)
+            continue;
+        positions++;
+        VcfResult line = res;
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            if (board_at(&b, (Point)p) != EMPTY || !rules_is_legal(&b, (Point)p, rs))
+                continue;
+            board_play(&b, (Point)p);
+            bool holds = vcf_line_holds(&b, att, rs, (Point)p, line.line, line.len);
+            board_undo(&b);
+            Point fd[8];
+            bool outside = far_ok && !(zone[p >> 6] >> (p & 63) & 1) &&
+                           rules_four_points_after(&b, (Point)p, def, rs, fd) == 0;
+            if (outside) {
+                shortcut++;
+                if (!holds) {
+                    char txt[2048];
+                    fail_msg("shortcut wrong for move %d: %s", p, position_str(&b, txt, sizeof txt));
+                }
+            }
+            if (!holds) {
+                failed++;
+                continue;
+            }
+            held++;
+            if (held % 7 == 0) { /* the brute force is slow: confirm a sample */
+                board_play(&b, (Point)p);
+                bf_nodes = 0, bf_cap = 400000;
+                int bf = bf_att(&b, att, rs, line.attacker_moves + 1);
+                board_undo(&b);
+                if (bf == 0) {
+                    char txt[2048];
+                    fail_msg("line said win after move %d, brute force says none: %s", p,
+                             position_str(&b, txt, sizeof txt));
+                }
+                confirmed += bf == 1;
+            }
+        }
+    }
+    print_message("line carry: %d positions, %d moves still beaten (%d confirmed by brute force, %d by the "
+                  "distant-move shortcut), %d moves that break the line\n",
+                  positions, held, confirmed, shortcut, failed);
+    assert_true(positions >= 100);
+    assert_true(confirmed >= 100 && shortcut >= 1000 && failed >= 100);
+}
+
 /* Budgets: a node limit gives unknown, never a wrong answer; a stop flag stops. */
 static void test_limits(void **state)
 {
@@ -258,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_line_carry),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
