@@ -18,7 +18,6 @@ enum {
     BUSY_BITS = 16,
     FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
     DEFAULT_VCF_BUDGET = 2000,
-    DEFAULT_VCT_BUDGET = 1000,
     VCT_TT_LOG2 = 16,
     VCF_TT_LOG2 = 18,
     VCT_TREE = 1 << 14
@@ -333,9 +332,9 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->tid = tid;
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    w->ng.vct = s->cfg.vct_budget ? vct_new(VCT_TT_LOG2, VCT_TREE) : NULL;
     w->ng.vcf = vcf_new(VCF_TT_LOG2);
-    if (w->stack && w->cache && w->ng.vct && w->ng.vcf)
+    if (w->stack && w->cache && (w->ng.vct || !s->cfg.vct_budget) && w->ng.vcf)
         return 0;
     worker_done(w);
     return RJ_ENOMEM;
@@ -359,6 +358,25 @@ void dfpn_config_default(DfpnConfig *c)
     c->progress_interval = 0.5;
 }
 
+/* cfg with the defaults filled in. */
+static DfpnConfig effective_config(const DfpnConfig *cfg)
+{
+    DfpnConfig c = *cfg;
+    if (c.vcf_budget == 0)
+        c.vcf_budget = DEFAULT_VCF_BUDGET;
+    if (c.progress_interval <= 0)
+        c.progress_interval = 0.5;
+    return c;
+}
+
+int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
+{
+    if (cfg->threads < 1 || cfg->tt_mb != s->cfg.tt_mb)
+        return RJ_EBADARG;
+    s->cfg = effective_config(cfg);
+    return 0;
+}
+
 int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
 {
     *out = NULL;
@@ -368,13 +386,7 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     Dfpn *s = calloc(1, sizeof *s);
     if (!s)
         return RJ_ENOMEM;
-    s->cfg = *cfg;
-    if (s->cfg.vcf_budget == 0)
-        s->cfg.vcf_budget = DEFAULT_VCF_BUDGET;
-    if (s->cfg.vct_budget == 0)
-        s->cfg.vct_budget = DEFAULT_VCT_BUDGET;
-    if (s->cfg.progress_interval <= 0)
-        s->cfg.progress_interval = 0.5;
+    s->cfg = effective_config(cfg);
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
     int rc = s->busy ? tt_create(&s->tt, cfg->tt_mb) : RJ_ENOMEM;
     if (rc) {
@@ -550,7 +562,7 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
     }
     if (w)
         w->len = len;
-    if (s->cfg.no_vct)
+    if (s->cfg.vct_budget == 0)
         return false;
     VctCtx *vct = vct_new(VCT_TT_LOG2, VCT_TREE);
     if (!vct)

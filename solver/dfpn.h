@@ -61,8 +61,7 @@ typedef struct {
     size_t tt_mb;            /* transposition table size */
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
     uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
-    uint64_t vct_budget;     /* nodes of each leaf VCT at a new attacker node (0: default; see no_vct) */
-    bool no_vct;             /* do not run the VCT at the leaves */
+    uint64_t vct_budget;     /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT, the default) */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;
@@ -92,6 +91,13 @@ typedef struct Dfpn Dfpn;
 
 /* Create a solver with its transposition table.  0, RJ_ENOMEM or RJ_EBADARG. */
 int dfpn_create(Dfpn **out, const DfpnConfig *cfg);
+
+/*
+ * Replace the configuration of an existing solver (budgets, attacker, leaf
+ * VCT, threads...) keeping its TT: cfg->tt_mb must equal the solver's.
+ * 0 or RJ_EBADARG.
+ */
+int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg);
 
 /* Free the solver (NULL is fine). */
 void dfpn_free(Dfpn *s);

@@ -131,7 +131,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     run_vcf &= x != NULL;
     if (run_vcf && leaf_vcf(cfg, b, att, x, &x->line))
         return (NodeStatus){ RESULT_PROVEN, true, true, x->line.len > 0 ? x->line.line[0] : POINT_NONE };
-    if (run_vcf && x->vct && !cfg->no_vct) {
+    if (run_vcf && x->vct && cfg->vct_budget > 0) {
         ThreatOpts o;
         memset(&o, 0, sizeof o);
         o.max_nodes = cfg->vct_budget;

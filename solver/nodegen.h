@@ -57,8 +57,8 @@ typedef struct {
 /*
  * Classify position b (b restored) for attacker att under cfg and fill c.
  * With x NULL only the node rules are applied (the same child list).  With x:
- *   - run_leaf: run the leaf VCF (both sides) and, unless cfg->no_vct or
- *     x->vct is NULL, the attacker's VCT at an attacker node;
+ *   - run_leaf: run the leaf VCF (both sides) and, when cfg->vct_budget > 0
+ *     and x->vct is not NULL, the attacker's VCT at an attacker node;
  *   - at a defender node, the attacker's VCF after a defender pass is
  *     replayed after each defender move (vcf_line_holds); the children it
  *     still wins against get init_pn 0 (proven: the leaf VCF re-finds the

@@ -88,12 +88,23 @@ static void test_known_wins(void **state)
         { "B:a1,a15,o1 W:h8,i9,h10,i7", WHITE },                            /* white threes */
         { "B:a1,a15,o1,o15 W:h8,i9,j8", WHITE },                            /* white VCT, several levels */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Solved s = solve(cases[i].pos, cases[i].to_move, EMPTY, 20000);
-        if (s.r.result != RESULT_PROVEN)
-            fail_msg("case %zu (%s) not proven", i, cases[i].pos);
-        assert_true(s.proof_nodes >= 1);
-    }
+    for (int vct = 0; vct <= 1; vct++) /* without and with the leaf VCT */
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            Board b;
+            parse(cases[i].pos, cases[i].to_move, &b);
+            DfpnConfig cfg;
+            dfpn_config_default(&cfg);
+            cfg.max_nodes = 20000;
+            cfg.tt_mb = 16;
+            cfg.vct_budget = vct ? 1000 : 0;
+            Solved s = solve_cfg(&b, &cfg);
+            if (s.r.result != RESULT_PROVEN)
+                fail_msg("case %zu (%s) not proven (leaf VCT %d)", i, cases[i].pos, vct);
+            assert_true(s.proof_nodes >= 1);
+            /* The last case is a VCT: with the leaf VCT the root is proven by it at once. */
+            if (vct && i == sizeof cases / sizeof cases[0] - 1)
+                assert_int_equal(s.r.dfpn_nodes, 1);
+        }
 }
 
 /* Every proof of a VCF position agrees with the threat module's VCF. */
@@ -217,7 +228,6 @@ static void test_minimax_agreement(void **state)
         dfpn_config_default(&cfg);
         cfg.max_nodes = 3000;
         cfg.tt_mb = 8;
-        cfg.no_vct = true; /* df-pn and its own leaf VCF only */
         Solved s = solve_cfg(&b, &cfg);
         if (w3) {
             wins++;

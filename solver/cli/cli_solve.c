@@ -149,11 +149,9 @@ static int run_solve(int argc, char **argv, bool verify)
     cfg.max_time = a.time_s;
     cfg.tt_mb = (size_t)a.tt_mb;
     cfg.stop = &g_stop;
-    const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: 0 disables the leaf VCT */
-    if (vb) {
+    const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: nodes of a leaf VCT (unset or 0: none) */
+    if (vb)
         cfg.vct_budget = strtoull(vb, NULL, 10);
-        cfg.no_vct = cfg.vct_budget == 0;
-    }
     if (!a.quiet)
         cfg.progress = progress;
     cfg.progress_interval = 1.0;
