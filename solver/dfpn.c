@@ -9,7 +9,6 @@
 #include "board.h"
 #include "error.h"
 #include "nodegen.h"
-#include "qvcf.h"
 #include "rules.h"
 #include "vct.h"
 #include "zobrist.h"
@@ -48,7 +47,7 @@ enum { GEN_CACHE_BITS = 12 };
 typedef struct {
     Key key;
     uint16_t n;
-    bool complete, used;
+    bool complete, ordered, used;
     Point mv[MAX_CHILDREN];
     uint8_t init_pn[MAX_CHILDREN];
 } GenCacheEntry;
@@ -67,6 +66,18 @@ typedef struct {
 } Worker;
 
 /* ---- small helpers ---------------------------------------------------- */
+
+static void cache_put(GenCacheEntry *e, Key key, const Children *c)
+{
+    e->used = true;
+    e->key = key;
+    e->n = (uint16_t)c->n;
+    e->complete = c->complete;
+    e->ordered = c->ordered;
+    memcpy(e->mv, c->mv, (size_t)c->n);
+    for (int i = 0; i < c->n; i++)
+        e->init_pn[i] = (uint8_t)c->init_pn[i];
+}
 
 static double now_s(void)
 {
@@ -99,6 +110,8 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         return RESULT_UNKNOWN;
     }
     NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
+    if (st.result == RESULT_UNKNOWN && !c->ordered)
+        ng_order(b, attacker, c);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -183,6 +196,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (found && gce->used && gce->key == key) {
         c->n = gce->n;
         c->complete = gce->complete;
+        c->ordered = gce->ordered;
         memcpy(c->mv, gce->mv, c->n);
         for (int i = 0; i < c->n; i++) {
             c->init_pn[i] = gce->init_pn[i];
@@ -193,15 +207,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         st = ng_generate(&s->cfg, b, att, c, !found, &w->ng);
         if (w->ng.threat_nodes > threat0)
             count_work(w, w->ng.threat_nodes - threat0);
-        if (st.result == RESULT_UNKNOWN) {
-            gce->used = true;
-            gce->key = key;
-            gce->n = (uint16_t)c->n;
-            gce->complete = c->complete;
-            memcpy(gce->mv, c->mv, c->n);
-            for (int i = 0; i < c->n; i++)
-                gce->init_pn[i] = (uint8_t)c->init_pn[i];
-        }
+        if (st.result == RESULT_UNKNOWN)
+            cache_put(gce, key, c);
     }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
@@ -225,9 +232,31 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     ProofNum phi, delta;
     int best = 0, hard = 0;
     bool exact = false;
+    /*
+     * Children's values: all read from the TT at first (prefetched together),
+     * then only the child just searched, unless other threads are writing too.
+     * A stale value of another child (a transposition) is only a guide: the
+     * child is re-read when it is next searched.
+     */
+    int reread = -1;
     for (;;) {
-        for (int i = 0; i < c->n; i++)
-            tt_prefetch(&s->tt, c->key[i]);
+        int lo = 0, hi = c->n;
+        if (reread >= 0 && !multi) {
+            lo = reread, hi = reread + 1;
+        } else {
+            for (int i = 0; i < c->n; i++)
+                tt_prefetch(&s->tt, c->key[i]);
+        }
+        for (int i = lo; i < hi; i++) {
+            TTData ce;
+            if (tt_probe(&s->tt, c->key[i], &ce)) {
+                c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
+            } else { /* init_pn 0: a defender move the attacker's threat line still beats */
+                c->pn[i] = c->init_pn[i];
+                c->dn[i] = c->init_pn[i] == 0 ? PN_INF : 1;
+                c->exact[i] = false, c->work[i] = 0;
+            }
+        }
         phi = PN_INF;
         delta = 0;
         ProofNum best_v = PN_INF + 1u, second_v = PN_INF, best_real_min = PN_INF + 1u;
@@ -235,16 +264,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         int real_best = 0, sel = 0, hard_work = -1;
         bool all_exact = true, some_exact = false;
         for (int i = 0; i < c->n; i++) {
-            TTData ce;
-            ProofNum cpn, cdn;
-            bool cexact = false;
-            int work = 0;
-            if (tt_probe(&s->tt, c->key[i], &ce)) {
-                cpn = ce.pn, cdn = ce.dn, cexact = ce.exact, work = ce.work;
-            } else { /* init_pn 0: a defender move the attacker's threat line still beats */
-                cpn = c->init_pn[i];
-                cdn = cpn == 0 ? PN_INF : 1;
-            }
+            ProofNum cpn = c->pn[i], cdn = c->dn[i];
+            bool cexact = c->exact[i];
+            int work = c->work[i];
             /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
             ProofNum cphi = is_or ? cdn : cpn, cdelta = is_or ? cpn : cdn;
             if (cdelta < phi)
@@ -277,6 +299,12 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         best = real_best;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
+        if (!c->ordered) { /* about to choose a child: order them now (and in the cache) */
+            ng_order(b, att, c);
+            cache_put(gce, key, c);
+            reread = -1;
+            continue;
+        }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
             tt_store(&s->tt, key, &rt);
@@ -303,6 +331,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         board_play(b, c->mv[sel]);
         mid(w, depth + 1, c_thphi, c_thdelta);
         board_undo(b);
+        reread = sel;
     }
     if (multi)
         atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
@@ -382,7 +411,6 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     *out = NULL;
     if (cfg->threads < 1 || cfg->tt_mb < 1)
         return RJ_EBADARG;
-    qvcf_init();
     Dfpn *s = calloc(1, sizeof *s);
     if (!s)
         return RJ_ENOMEM;

@@ -2,11 +2,8 @@
 #include "nodegen.h"
 
 #include <string.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "board.h"
-#include "qvcf.h"
 #include "rules.h"
 #include "threat.h"
 
@@ -32,9 +29,9 @@ static bool may_be_forbidden(const Board *b, Point p)
         int pos = board_line_pos(p, d);
         unsigned near5 = (line << 5 >> pos) & 0x7ffu;  /* positions pos-5 .. pos+5 */
         unsigned near4 = (near5 >> 1) & 0x1ffu;         /* positions pos-4 .. pos+4 */
-        if (qvcf_pop16(near5) >= 4)
+        if (thr_pop16(near5) >= 4)
             return true;
-        dirs2 += qvcf_pop16(near4) >= 2;
+        dirs2 += thr_pop16(near4) >= 2;
     }
     return dirs2 >= 2;
 }
@@ -121,10 +118,10 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     c->complete = false;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    if (qvcf_five_points(b, att, rs, pts) > 0)
+    if (thr_five_points(b, att, rs, pts) > 0)
         return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
-    int nd = qvcf_five_points(b, def, rs, pts);
-    if (nd > 0 && qvcf_distinct(pts, nd) > 1)
+    int nd = thr_five_points(b, def, rs, pts);
+    if (nd > 1)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
@@ -138,7 +135,6 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         VctResult vr;
         if (vct_search(x->vct, b, att, rs, &o, &vr) == 0) {
             x->threat_nodes += vr.nodes;
-            if (getenv("RJ_DBG")) fprintf(stderr, "VCT %d %llu\n", vr.result, (unsigned long long)vr.nodes);
             if (vr.result == RESULT_PROVEN)
                 return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
         }
@@ -150,31 +146,28 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = ng_child_key(b, key, pts[0]);
+        c->ordered = true;
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     bool near[BOARD_POINTS];
     bool full = cfg->full_width || board_stone_count(b) == 0;
     mark_near(b, near);
-    int score[MAX_CHILDREN];
     for (int p = 0; p < BOARD_POINTS; p++) {
         if ((!full && !near[p]) || !legal_for(b, (Point)p, att, rs))
             continue;
-        int wa, na, wd, ndf;
-        qvcf_potential(b, (Point)p, att, &wa, &na);
-        qvcf_potential(b, (Point)p, def, &wd, &ndf);
+        int wa, na;
+        thr_window_max(b, (Point)p, att, &wa, &na);
         int i = c->n++;
         c->mv[i] = (Point)p;
-        score[i] = 16 * wa * wa + 12 * na + 4 * wd * wd + 2 * ndf;
         c->init_pn[i] = wa >= 3 ? INIT_PN_FOUR : na >= 2 ? INIT_PN_DOUBLE : wa == 2 ? INIT_PN_THREE : INIT_PN_QUIET;
     }
     if (full) {
         int i = c->n++;
         c->mv[i] = POINT_PASS;
-        score[i] = -1;
         c->init_pn[i] = INIT_PN_QUIET;
     }
     c->complete = full;
-    sort_children(c, score);
+    c->ordered = false;
     for (int i = 0; i < c->n; i++)
         c->key[i] = ng_child_key(b, key, c->mv[i]);
     if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
@@ -198,7 +191,7 @@ static bool short_loss(Board *b, Point m, Color att, RuleSet rs, const Point *S,
         if (S[i] == m || !legal_for(b, S[i], att, rs))
             continue;
         int k = rules_four_points_after(b, S[i], att, rs, f);
-        loss = qvcf_distinct(f, k) >= 2;
+        loss = thr_distinct(f, k) >= 2;
     }
     board_undo(b);
     return loss;
@@ -214,10 +207,10 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     c->complete = true;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    if (qvcf_five_points(b, def, rs, pts) > 0)
+    if (thr_five_points(b, def, rs, pts) > 0)
         return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
-    int na = qvcf_five_points(b, att, rs, pts);
-    if (na > 0 && (qvcf_distinct(pts, na) > 1 || !legal_for(b, pts[0], def, rs)))
+    int na = thr_five_points(b, att, rs, pts);
+    if (na > 0 && (na > 1 || !legal_for(b, pts[0], def, rs)))
         return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
     Key key = dfpn_tt_key(b, att);
     if (na > 0) {
@@ -225,6 +218,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->key[0] = ng_child_key(b, key, pts[0]);
+        c->ordered = true;
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
     if (run_vcf && x && leaf_vcf(cfg, b, def, x, &x->line))
@@ -241,16 +235,13 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     }
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
     Point S[BOARD_POINTS], cand[BOARD_POINTS];
-    int ns = 0, ncand = qvcf_window_points(b, att, 3, cand);
+    int ns = 0, ncand = thr_window_points(b, att, 3, cand);
     for (int i = 0; i < ncand; i++) {
         Point f[8];
         int k = rules_four_points_after(b, cand[i], att, rs, f);
-        if (qvcf_distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
+        if (thr_distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
             S[ns++] = cand[i];
     }
-    int score[MAX_CHILDREN];
-    bool near[BOARD_POINTS];
-    mark_near(b, near);
     for (int p = 0; p <= BOARD_POINTS; p++) {
         Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
         if (m != POINT_PASS && !legal_for(b, m, def, rs))
@@ -273,40 +264,8 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         int i = c->n++;
         c->mv[i] = m;
         c->init_pn[i] = holds ? 0 : 1;
-        if (holds) { /* proven: order is irrelevant */
-            score[i] = -2;
-            continue;
-        }
-        if (m == POINT_PASS) {
-            score[i] = -1;
-        } else if (!near[m]) {
-            score[i] = 0;
-        } else {
-            int wa, na2, wd, nd2;
-            qvcf_potential(b, m, att, &wa, &na2);
-            qvcf_potential(b, m, def, &wd, &nd2);
-            score[i] = 16 * wd * wd + 8 * wa * wa + 4 * na2 + 2 * nd2;
-        }
     }
-    /* Scored (near) moves first, sorted; the far moves and the pass keep their order. */
-    int nsc = 0;
-    for (int i = 0; i < c->n; i++)
-        if (score[i] > 0) {
-            Point m = c->mv[i];
-            int sc = score[i];
-            memmove(&c->mv[nsc + 1], &c->mv[nsc], (size_t)(i - nsc) * sizeof c->mv[0]);
-            ProofNum ip = c->init_pn[i];
-            memmove(&score[nsc + 1], &score[nsc], (size_t)(i - nsc) * sizeof score[0]);
-            memmove(&c->init_pn[nsc + 1], &c->init_pn[nsc], (size_t)(i - nsc) * sizeof c->init_pn[0]);
-            c->mv[nsc] = m;
-            score[nsc] = sc;
-            c->init_pn[nsc] = ip;
-            nsc++;
-        }
-    int total = c->n;
-    c->n = nsc;
-    sort_children(c, score);
-    c->n = total;
+    c->ordered = false;
     for (int i = 0; i < c->n; i++)
         c->key[i] = ng_child_key(b, key, c->mv[i]);
     if (c->n == 0)
@@ -317,4 +276,57 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
 NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x)
 {
     return b->to_move == att ? gen_or(cfg, b, att, c, run_leaf, x) : gen_and(cfg, b, att, c, run_leaf, x);
+}
+
+void ng_order(Board *b, Color att, Children *c)
+{
+    Color def = color_other(att);
+    bool is_or = b->to_move == att;
+    int score[MAX_CHILDREN];
+    bool near[BOARD_POINTS];
+    if (!is_or)
+        mark_near(b, near);
+    for (int i = 0; i < c->n; i++) {
+        Point m = c->mv[i];
+        if (m == POINT_PASS) {
+            score[i] = -1;
+        } else if (!is_or && c->init_pn[i] == 0) {
+            score[i] = -2; /* proven by the threat line: order is irrelevant */
+        } else if (!is_or && !near[m]) {
+            score[i] = 0;
+        } else {
+            int wa, na, wd, nd;
+            thr_window_max(b, m, att, &wa, &na);
+            thr_window_max(b, m, def, &wd, &nd);
+            score[i] = is_or ? 16 * wa * wa + 12 * na + 4 * wd * wd + 2 * nd
+                             : 16 * wd * wd + 8 * wa * wa + 4 * na + 2 * nd;
+        }
+    }
+    if (is_or) {
+        sort_children(c, score);
+    } else {
+        /* Scored (near) moves first, sorted; the far moves, the proven ones and the pass keep their order. */
+        int nsc = 0;
+        for (int i = 0; i < c->n; i++)
+            if (score[i] > 0) {
+                Point m = c->mv[i];
+                int sc = score[i];
+                ProofNum ip = c->init_pn[i];
+                memmove(&c->mv[nsc + 1], &c->mv[nsc], (size_t)(i - nsc) * sizeof c->mv[0]);
+                memmove(&score[nsc + 1], &score[nsc], (size_t)(i - nsc) * sizeof score[0]);
+                memmove(&c->init_pn[nsc + 1], &c->init_pn[nsc], (size_t)(i - nsc) * sizeof c->init_pn[0]);
+                c->mv[nsc] = m;
+                score[nsc] = sc;
+                c->init_pn[nsc] = ip;
+                nsc++;
+            }
+        int total = c->n;
+        c->n = nsc;
+        sort_children(c, score);
+        c->n = total;
+    }
+    Key key = dfpn_tt_key(b, att);
+    for (int i = 0; i < c->n; i++)
+        c->key[i] = ng_child_key(b, key, c->mv[i]);
+    c->ordered = true;
 }

@@ -6,7 +6,7 @@
  * the least work invested, i.e. usually the smallest subtree); at the
  * defender's nodes every child of the node rules of dfpn.h is written (the
  * moves left out are short losses the checker confirms itself).  Leaves
- * proven by the leaf VCF get the VCF's own proof (qvcf.h).  When an entry is
+ * proven by the leaf VCF get the VCF's own proof (vcf.h).  When an entry is
  * missing (overwritten in the TT) the node is searched again with a node
  * budget before giving up.
  *

@@ -3,20 +3,6 @@
 
 #include "rules.h"
 
-/*
- * Population count of a line mask (16 bits).  Portable SWAR: the default
- * x86-64 target has no popcnt instruction and __builtin_popcount would call
- * a slow library routine.
- */
-static inline int pop16(unsigned x)
-{
-    assert(x <= 0xffff);
-    x = x - ((x >> 1) & 0x5555u);
-    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-    x = (x + (x >> 4)) & 0x0f0fu;
-    return (int)((x + (x >> 8)) & 0x1fu);
-}
-
 /* Mask of the on-board positions of line idx in direction dir (bits 0..14). */
 static inline uint16_t line_valid(int dir, int idx)
 {
@@ -115,7 +101,7 @@ int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (pop16(b->line[c - 1][d][idx]) < 4)
+            if (thr_pop16(b->line[c - 1][d][idx]) < 4)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
@@ -140,7 +126,7 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        if (pop16(own) < 3)
+        if (thr_pop16(own) < 3)
             continue;
         uint16_t f = thr_line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
         while (f) {
@@ -188,7 +174,7 @@ int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (pop16(b->line[c - 1][d][idx]) < 3)
+            if (thr_pop16(b->line[c - 1][d][idx]) < 3)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
@@ -210,14 +196,14 @@ int thr_window_points(const Board *b, Color c, int need, Point *out)
     int n = 0;
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (pop16(b->line[c - 1][d][idx]) < need)
+            if (thr_pop16(b->line[c - 1][d][idx]) < need)
                 continue;
             uint16_t own, blk;
             line_masks(b, c, d, idx, &own, &blk);
             unsigned acc = 0;
             for (int s = 0; s <= BOARD_SIZE - 5; s++) {
                 unsigned w = 0x1fu << s;
-                if (!(blk & w) && pop16(own & w) >= need)
+                if (!(blk & w) && thr_pop16(own & w) >= need)
                     acc |= w & ~own;
             }
             while (acc) {
@@ -286,7 +272,7 @@ int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, boo
             if (s < 0 || s > BOARD_SIZE - 5)
                 continue;
             unsigned w = 0x1fu << s;
-            if (!(blk & w) && pop16(own & w) == 3)
+            if (!(blk & w) && thr_pop16(own & w) == 3)
                 cand |= w & ~own;
         }
         while (cand) {
@@ -335,7 +321,7 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
             if (s < 0 || s > BOARD_SIZE - 5)
                 continue;
             unsigned w = 0x1fu << s;
-            if (!(blk & w) && pop16(own & w) >= 2) {
+            if (!(blk & w) && thr_pop16(own & w) >= 2) {
                 n++;
                 break;
             }
@@ -355,11 +341,55 @@ int thr_potential(const Board *b, Point p, Color c)
             if (s < 0 || s > BOARD_SIZE - 5)
                 continue;
             unsigned w = 0x1fu << s;
-            int k = pop16(own & w);
+            int k = thr_pop16(own & w);
             if (!(blk & w) && k > best)
                 best = k;
         }
         t += best;
     }
     return t;
+}
+
+/*
+ * The most own stones in a five-window free of blockers, over the five
+ * windows of a nine-point stretch (bits 0..8) centred on an empty point: the
+ * window counts are summed bit-parallel (bit s = window s..s+4, as
+ * t0 + 2*t1 + 4*t2) and the best clean one read off.  (A 256 KiB lookup
+ * table did the same but missed the cache on most calls.)
+ */
+static inline int window_best(unsigned own, unsigned blk)
+{
+    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
+    unsigned s2 = d ^ e, k2 = d & e;
+    unsigned t0 = s1 ^ s2, kc = s1 & s2;
+    unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+    unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x1fu;
+    if (t2 & nb)
+        return 4; /* the centre is empty: at most four */
+    if (t1 & t0 & nb)
+        return 3;
+    if (t1 & nb)
+        return 2;
+    return (t0 & nb) ? 1 : 0;
+}
+
+void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+{
+    assert(board_at(b, p) == EMPTY);
+    int mx = 0, two = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        /* Positions pos-4 .. pos+4 as bits 0..8; beyond the line counts as blocked. */
+        uint32_t o = ((uint32_t)own << 4) >> pos & 0x1ffu;
+        uint32_t k = (((uint32_t)blk << 4) | 0xfu | ~((1u << 19) - 1)) >> pos & 0x1ffu;
+        int best = window_best(o, k);
+        if (best > mx)
+            mx = best;
+        two += best >= 2;
+    }
+    *wmax = mx;
+    *ntwo = two;
 }

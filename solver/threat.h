@@ -33,6 +33,34 @@ static inline bool thr_exact(Color c, RuleSet rs)
     return rs == RULE_STANDARD || (rs == RULE_RENJU && c == BLACK);
 }
 
+/*
+ * Population count of a 16-bit line mask.  Portable SWAR: the default x86-64
+ * target has no popcnt instruction and __builtin_popcount would call a slow
+ * library routine.
+ */
+static inline int thr_pop16(unsigned x)
+{
+    x &= 0xffffu;
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (int)((x + (x >> 8)) & 0x1fu);
+}
+
+/* Number of distinct points among pts[0..n) (n is small: a few fours' points). */
+static inline int thr_distinct(const Point *pts, int n)
+{
+    assert(n >= 0);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++)
+            seen |= pts[j] == pts[i];
+        k += !seen;
+    }
+    return k;
+}
+
 /* Point at position pos of line idx in direction dir (pos must be on the board). */
 static inline Point thr_line_point(int dir, int idx, int pos)
 {
@@ -124,6 +152,13 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs);
  * (0..16).
  */
 int thr_potential(const Board *b, Point p, Color c);
+
+/*
+ * Move-ordering shape of empty p for c: *wmax = the most c stones in one
+ * five-window through p free of opponent stones (0..4) over the four
+ * directions, *ntwo = the directions whose best such window holds two or more.
+ */
+void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo);
 
 /*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)
