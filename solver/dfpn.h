@@ -6,16 +6,24 @@
  * count as failures.  Nodes:
  *   - attacker to move (OR): a five wins at once; if the defender threatens
  *     five the only moves are the legal blocks (a second threat or a
- *     forbidden block is a loss); a VCF found at the first visit proves the
- *     node; otherwise the children are the CANDIDATE moves: legal points
- *     within two of a stone, ordered by line patterns (all legal moves and a
- *     pass with DfpnConfig.full_width).
+ *     forbidden block is a loss); a VCF (vcf.h) found at the first visit
+ *     proves the node (and a VCT when DfpnConfig.vct_budget > 0: off by
+ *     default, it cost more than it saved on the opening positions);
+ *     otherwise the children are the CANDIDATE moves: legal points within
+ *     two of a stone, ordered by line patterns (all legal moves and a pass
+ *     with DfpnConfig.full_width).
  *   - defender to move (AND): a defender five, or a defender VCF found at the
  *     first visit, disproves the node; an attacker five threat leaves only
  *     the legal block; otherwise every legal defender move and the pass are
  *     children, except moves the proof checker accepts as short losses: after
  *     them the attacker has a legal move that leaves two winning points while
  *     the defender has no five (each such move is verified one by one).
+ *     When the attacker would win by VCF after a defender pass, that line is
+ *     replayed after each defender move (vcf_line_holds, with an exact
+ *     shortcut for distant moves, vcf_line_zone): the moves it still beats
+ *     are proven children that are never searched (the leaf VCF re-finds
+ *     the win when a proof is extracted), so only the real defences count
+ *     in the node's proof number.
  * A proof therefore never depends on a guess.  A DISPROOF found with
  * candidate moves only says "no win among the candidates": the result is
  * RESULT_DISPROVEN only when the disproof is exact (every legal attacker
