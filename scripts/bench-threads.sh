@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-threads.sh [POSITIONS] [THREADS...] - time-to-proof of every position
-# (one a line, black attacking) with each thread count, 128 MiB TT, on an
+# (one a line, black attacking) with each thread count, 32 MiB TT (TT_MB), on an
 # otherwise idle machine.  Prints one line per position and thread count,
 # then per thread count: total time, total work, the busiest thread's work,
 # and the geometric mean of the per-position speedup over the first count.
@@ -17,7 +17,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for t in "${counts[@]}"; do
     grep -v '^#' "$list" | grep -v '^ *$' | while IFS= read -r pos; do
-        json=$("$bin" solve "$pos" --attacker black --threads "$t" --tt-mb 128 --json 2>/dev/null | tail -1)
+        json=$("$bin" solve "$pos" --attacker black --threads "$t" --tt-mb "${TT_MB:-32}" --json 2>/dev/null | tail -1)
         python3 - "$t" "$pos" "$json" <<'PY' | tee -a "$out"
 import json, sys
 t, pos, d = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])

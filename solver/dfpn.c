@@ -286,7 +286,13 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             else
                 some_exact |= cdn == 0 && cexact;
             ProofNum v = cdelta;
-            if (multi && v < PN_INF) {
+            /*
+             * Virtual proof numbers at attacker nodes only: a child another
+             * thread is in looks harder, so threads spread over the
+             * attacker's alternatives (penalising busy defences too was
+             * measured slower on results/bench-positions.txt).
+             */
+            if (multi && is_or && v < PN_INF) {
                 unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
                 if (busy)
                     v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
