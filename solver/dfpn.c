@@ -416,7 +416,9 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
 
 int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
 {
-    if (cfg->threads < 1 || cfg->tt_mb != s->cfg.tt_mb)
+    /* The TT's entries depend on the rule set and on candidate-only vs full-width disproofs. */
+    if (cfg->threads < 1 || cfg->tt_mb != s->cfg.tt_mb || cfg->rules != s->cfg.rules ||
+        cfg->full_width != s->cfg.full_width)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
     return 0;

@@ -102,8 +102,8 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg);
 
 /*
  * Replace the configuration of an existing solver (budgets, attacker, leaf
- * VCT, threads...) keeping its TT: cfg->tt_mb must equal the solver's.
- * 0 or RJ_EBADARG.
+ * VCT, threads...) keeping its TT: cfg->tt_mb, rules and full_width must
+ * equal the solver's (the TT's entries depend on them).  0 or RJ_EBADARG.
  */
 int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg);
 

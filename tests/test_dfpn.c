@@ -260,6 +260,47 @@ static void test_determinism_and_threads(void **state)
     cfg.max_nodes = 40000;
     Solved p = solve_cfg(&bd, &cfg);
     assert_int_equal(p.r.result, RESULT_PROVEN);
+    /* A real opening position with 2 threads: proven, and the proof passes the checker (solve_cfg). */
+    Board op;
+    parse("h8 h9 i9 e5 k9 e11", EMPTY, &op);
+    cfg.attacker = BLACK;
+    cfg.tt_mb = 32;
+    cfg.max_nodes = 5000000;
+    Solved q = solve_cfg(&op, &cfg);
+    assert_int_equal(q.r.result, RESULT_PROVEN);
+    assert_true(q.proof_nodes >= 10);
+}
+
+/* dfpn_set_config keeps the TT for the same rules and size and refuses anything else. */
+static void test_set_config(void **state)
+{
+    (void)state;
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.tt_mb = 8;
+    Dfpn *s;
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    Board b;
+    parse("h8 h9 i8 i9 j8 j9", EMPTY, &b);
+    DfpnResult r1, r2;
+    assert_int_equal(dfpn_solve(s, &b, &r1), 0);
+    assert_int_equal(r1.result, RESULT_PROVEN);
+    DfpnConfig c2 = cfg;
+    c2.max_nodes = 1000;
+    c2.attacker = BLACK;
+    assert_int_equal(dfpn_set_config(s, &c2), 0);
+    assert_int_equal(dfpn_solve(s, &b, &r2), 0); /* the TT still holds the proof */
+    assert_int_equal(r2.result, RESULT_PROVEN);
+    assert_true(r2.nodes <= r1.nodes);
+    c2.rules = RULE_FREESTYLE;
+    assert_int_equal(dfpn_set_config(s, &c2), RJ_EBADARG);
+    c2.rules = cfg.rules;
+    c2.tt_mb = 16;
+    assert_int_equal(dfpn_set_config(s, &c2), RJ_EBADARG);
+    c2.tt_mb = cfg.tt_mb;
+    c2.full_width = true;
+    assert_int_equal(dfpn_set_config(s, &c2), RJ_EBADARG);
+    dfpn_free(s);
 }
 
 /* The external stop flag ends the search with a partial result. */
@@ -290,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_minimax_agreement),
         cmocka_unit_test(test_determinism_and_threads),
         cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_set_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
