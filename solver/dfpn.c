@@ -86,15 +86,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Sum of proof numbers: infinite if either is, finite sums saturate at TT_PN_MAX. */
-static inline ProofNum pn_sum(ProofNum a, ProofNum b)
-{
-    if (a >= PN_INF || b >= PN_INF)
-        return PN_INF;
-    uint64_t s = (uint64_t)a + b;
-    return s > TT_PN_MAX ? TT_PN_MAX : (ProofNum)s;
-}
-
+/* A 64-bit sum clamped to PN_INF. */
 static inline ProofNum pn_clamp64(uint64_t v) { return v >= PN_INF ? PN_INF : (ProofNum)v; }
 
 Key dfpn_tt_key(const Board *b, Color attacker)
@@ -230,8 +222,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         c->n = k;
     }
     ProofNum phi, delta;
-    int best = 0, hard = 0;
-    bool exact = false;
+    int best = 0;
     /*
      * Children's values: all read from the TT at first (prefetched together),
      * then only the child just searched, unless other threads are writing too.
@@ -264,51 +255,59 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                 c->exact[i] = false, c->work[i] = 0;
             }
         }
-        phi = PN_INF;
-        delta = 0;
-        ProofNum best_v = PN_INF + 1u, second_v = PN_INF, best_real_min = PN_INF + 1u;
-        ProofNum best_phi = 0, real_phi = 0;
-        int real_best = 0, sel = 0, hard_work = -1;
-        bool all_exact = true, some_exact = false;
-        for (int i = 0; i < c->n; i++) {
-            ProofNum cpn = c->pn[i], cdn = c->dn[i];
-            bool cexact = c->exact[i];
-            int work = c->work[i];
-            /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
-            ProofNum cphi = is_or ? cdn : cpn, cdelta = is_or ? cpn : cdn;
-            if (cdelta < phi)
-                phi = cdelta;
-            delta = pn_sum(delta, cphi);
-            if (work > hard_work)
-                hard_work = work, hard = i;
-            if (is_or)
-                all_exact &= cpn == PN_INF && cexact;
-            else
-                some_exact |= cdn == 0 && cexact;
-            ProofNum v = cdelta;
-            /*
-             * Virtual proof numbers at attacker nodes only: a child another
-             * thread is in looks harder, so threads spread over the
-             * attacker's alternatives (penalising busy defences too was
-             * measured slower on results/bench-positions.txt).
-             */
-            if (multi && is_or && v < PN_INF) {
-                unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
-                if (busy)
-                    v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
-                if (v >= PN_INF)
-                    v = PN_INF - 1;
+        /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
+        const ProofNum *cph = is_or ? c->dn : c->pn, *cdl = is_or ? c->pn : c->dn;
+        ProofNum best_v = PN_INF + 1u, second_v = PN_INF, best_phi = 0, real_phi = 0;
+        int real_best = 0, sel = 0;
+        uint64_t sum = 0;
+        bool inf = false;
+        if (!multi) {
+            for (int i = 0; i < c->n; i++) {
+                ProofNum v = cdl[i];
+                sum += cph[i];
+                inf |= cph[i] >= PN_INF;
+                if (v < best_v) {
+                    second_v = best_v > PN_INF ? PN_INF : best_v;
+                    best_v = v, sel = i;
+                } else if (v < second_v) {
+                    second_v = v;
+                }
             }
-            if (v < best_v) {
-                second_v = best_v > PN_INF ? PN_INF : best_v;
-                best_v = v, sel = i, best_phi = cphi;
-            } else if (v < second_v) {
-                second_v = v;
+            best_phi = c->n > 0 ? cph[sel] : 0;
+            real_best = sel, real_phi = best_phi;
+            phi = best_v > PN_INF ? PN_INF : best_v;
+        } else {
+            ProofNum best_real_min = PN_INF + 1u;
+            for (int i = 0; i < c->n; i++) {
+                ProofNum cdelta = cdl[i];
+                sum += cph[i];
+                inf |= cph[i] >= PN_INF;
+                ProofNum v = cdelta;
+                /*
+                 * Virtual proof numbers at attacker nodes only: a child another
+                 * thread is in looks harder, so threads spread over the
+                 * attacker's alternatives (penalising busy defences too was
+                 * measured slower on results/bench-positions.txt).
+                 */
+                if (is_or && v < PN_INF) {
+                    unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
+                    if (busy)
+                        v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
+                    if (v >= PN_INF)
+                        v = PN_INF - 1;
+                }
+                if (v < best_v) {
+                    second_v = best_v > PN_INF ? PN_INF : best_v;
+                    best_v = v, sel = i, best_phi = cph[i];
+                } else if (v < second_v) {
+                    second_v = v;
+                }
+                if (cdelta < best_real_min)
+                    best_real_min = cdelta, real_best = i, real_phi = cph[i];
             }
-            if (cdelta < best_real_min)
-                best_real_min = cdelta, real_best = i, real_phi = cphi;
+            phi = best_real_min > PN_INF ? PN_INF : best_real_min;
         }
-        exact = is_or ? (c->complete && all_exact) : some_exact;
+        delta = inf ? PN_INF : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum; /* as pn_sum() */
         best = real_best;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
@@ -351,6 +350,16 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     if (multi)
         atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
+    /* Exactness of the result, and the defender's hardest (most searched) move for a proof. */
+    bool all_exact = true, some_exact = false;
+    int hard = 0, hard_work = -1;
+    for (int i = 0; i < c->n; i++) {
+        if (c->work[i] > hard_work)
+            hard_work = c->work[i], hard = i;
+        all_exact &= c->pn[i] == PN_INF && c->exact[i];
+        some_exact |= c->dn[i] == 0 && c->exact[i];
+    }
+    bool exact = is_or ? (c->complete && all_exact) : some_exact;
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };

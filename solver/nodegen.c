@@ -78,19 +78,33 @@ static void sort_children(Children *c, const int *score)
     }
 }
 
-/* near[p]: p lies within Chebyshev distance 2 of a stone. */
+/* wide[r] bit c: empty point (c, r) lies within Chebyshev distance 2 of a stone. */
+static void near_rows(const Board *b, uint16_t *wide)
+{
+    /* Rows of stones, dilated by two columns, then by two rows. */
+    uint16_t occ[BOARD_SIZE], row[BOARD_SIZE];
+    for (int r = 0; r < BOARD_SIZE; r++) {
+        unsigned m = (unsigned)b->line[0][DIR_E][r] | b->line[1][DIR_E][r];
+        occ[r] = (uint16_t)m;
+        row[r] = (uint16_t)((m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x7fffu);
+    }
+    for (int r = 0; r < BOARD_SIZE; r++) {
+        unsigned m = 0;
+        for (int k = r - 2; k <= r + 2; k++)
+            if (k >= 0 && k < BOARD_SIZE)
+                m |= row[k];
+        wide[r] = (uint16_t)(m & ~(unsigned)occ[r]);
+    }
+}
+
+/* near[p]: p is empty and lies within Chebyshev distance 2 of a stone. */
 static void mark_near(const Board *b, bool *near)
 {
-    memset(near, 0, BOARD_POINTS);
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if (board_at(b, (Point)p) == EMPTY)
-            continue;
-        int pc = point_col((Point)p), pr = point_row((Point)p);
-        for (int dr = -2; dr <= 2; dr++)
-            for (int dc = -2; dc <= 2; dc++)
-                if (point_on_board(pc + dc, pr + dr))
-                    near[point_make(pc + dc, pr + dr)] = true;
-    }
+    uint16_t wide[BOARD_SIZE];
+    near_rows(b, wide);
+    for (int r = 0, p = 0; r < BOARD_SIZE; r++)
+        for (int col = 0; col < BOARD_SIZE; col++, p++)
+            near[p] = wide[r] >> col & 1;
 }
 
 /* ---- node rules ------------------------------------------------------- */
@@ -149,17 +163,24 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         c->ordered = true;
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
-    bool near[BOARD_POINTS];
     bool full = cfg->full_width || board_stone_count(b) == 0;
-    mark_near(b, near);
-    for (int p = 0; p < BOARD_POINTS; p++) {
-        if ((!full && !near[p]) || !legal_for(b, (Point)p, att, rs))
-            continue;
-        int wa, na;
-        thr_window_max(b, (Point)p, att, &wa, &na);
-        int i = c->n++;
-        c->mv[i] = (Point)p;
-        c->init_pn[i] = wa >= 3 ? INIT_PN_FOUR : na >= 2 ? INIT_PN_DOUBLE : wa == 2 ? INIT_PN_THREE : INIT_PN_QUIET;
+    uint16_t near[BOARD_SIZE];
+    ThrWindows wm;
+    near_rows(b, near);
+    thr_windows_scan(b, att, &wm);
+    for (int r = 0; r < BOARD_SIZE; r++) {
+        unsigned todo = full ? 0x7fffu : near[r];
+        for (; todo; todo &= todo - 1) {
+            int col = __builtin_ctz(todo);
+            Point p = point_make(col, r);
+            if (!legal_for(b, p, att, rs))
+                continue;
+            int wa, na;
+            thr_windows_at_cr(&wm, col, r, &wa, &na);
+            int i = c->n++;
+            c->mv[i] = p;
+            c->init_pn[i] = wa >= 3 ? INIT_PN_FOUR : na >= 2 ? INIT_PN_DOUBLE : wa == 2 ? INIT_PN_THREE : INIT_PN_QUIET;
+        }
     }
     if (full) {
         int i = c->n++;
@@ -284,8 +305,11 @@ void ng_order(Board *b, Color att, Children *c)
     bool is_or = b->to_move == att;
     int score[MAX_CHILDREN];
     bool near[BOARD_POINTS];
+    ThrWindows wma, wmd;
     if (!is_or)
         mark_near(b, near);
+    thr_windows_scan(b, att, &wma);
+    thr_windows_scan(b, def, &wmd);
     for (int i = 0; i < c->n; i++) {
         Point m = c->mv[i];
         if (m == POINT_PASS) {
@@ -296,8 +320,8 @@ void ng_order(Board *b, Color att, Children *c)
             score[i] = 0;
         } else {
             int wa, na, wd, nd;
-            thr_window_max(b, m, att, &wa, &na);
-            thr_window_max(b, m, def, &wd, &nd);
+            thr_windows_at(&wma, m, &wa, &na);
+            thr_windows_at(&wmd, m, &wd, &nd);
             score[i] = is_or ? 16 * wa * wa + 12 * na + 4 * wd * wd + 2 * nd
                              : 16 * wd * wd + 8 * wa * wa + 4 * na + 2 * nd;
         }

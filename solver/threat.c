@@ -374,6 +374,37 @@ static inline int window_best(unsigned own, unsigned blk)
     return (t0 & nb) ? 1 : 0;
 }
 
+/* Bits s..s+4 for every bit s of x (the points of the windows starting at x's bits). */
+static inline uint64_t spread5(uint64_t x)
+{
+    return (x | x << 1 | x << 2 | x << 3 | x << 4) & 0x7fffu;
+}
+
+void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
+{
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int nl = board_num_lines(d);
+        for (int idx = 0; idx < nl; idx++) {
+            uint16_t own16, blk16;
+            line_masks(b, c, d, idx, &own16, &blk16);
+            if (own16 == 0) {
+                w->cov[d][idx] = 0;
+                continue;
+            }
+            /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
+            unsigned own = own16, blk = blk16 | 0xffff0000u;
+            unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
+            unsigned s1 = a ^ bb ^ cc, k1 = (a & bb) | (cc & (a ^ bb));
+            unsigned s2 = dd ^ e, k2 = dd & e;
+            unsigned t0 = s1 ^ s2, kc = s1 & s2;
+            unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+            unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;
+            unsigned ge4 = t2 & nb, ge3 = (t2 | (t1 & t0)) & nb, ge2 = (t2 | t1) & nb, ge1 = (t2 | t1 | t0) & nb;
+            w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
+        }
+    }
+}
+
 void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)
 {
     assert(board_at(b, p) == EMPTY);

@@ -161,6 +161,38 @@ int thr_potential(const Board *b, Point p, Color c);
 void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo);
 
 /*
+ * thr_window_max() for every empty point at once: thr_windows_scan() reads
+ * each line once, and thr_windows_at() answers a point in four lookups.
+ * cov[dir][line] bit 16*(k-1) + pos is set when position pos of the line lies
+ * in a five-window free of opponent stones (and of the board's edge) holding
+ * k or more c stones (k = 1..4).  Only empty points are meaningful.
+ */
+typedef struct {
+    uint64_t cov[NUM_DIRS][NUM_LINES];
+} ThrWindows;
+
+void thr_windows_scan(const Board *b, Color c, ThrWindows *w);
+
+static inline void thr_windows_at_cr(const ThrWindows *w, int col, int row, int *wmax, int *ntwo)
+{
+    uint64_t x[NUM_DIRS] = { w->cov[DIR_E][row] >> col, w->cov[DIR_N][col] >> row,
+                             w->cov[DIR_NE][col - row + BOARD_SIZE - 1] >> col, w->cov[DIR_SE][col + row] >> col };
+    int mx = 0, two = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int best = (int)(x[d] & 1) + (int)(x[d] >> 16 & 1) + (int)(x[d] >> 32 & 1) + (int)(x[d] >> 48 & 1);
+        mx = best > mx ? best : mx;
+        two += best >= 2;
+    }
+    *wmax = mx;
+    *ntwo = two;
+}
+
+static inline void thr_windows_at(const ThrWindows *w, Point p, int *wmax, int *ntwo)
+{
+    thr_windows_at_cr(w, point_col(p), point_row(p), wmax, ntwo);
+}
+
+/*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)
  * a "short loss" of the proof format (proof.h): after it, the attacker (the
  * other side) can win at once, or has a double-win move after which the

@@ -74,6 +74,66 @@ static void test_primitives_vs_rules(void **state)
     assert_true(checked > 100000);
 }
 
+/* Straight from the definition: the best clean five-window through empty p for c, per direction. */
+static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+{
+    int mx = 0, two = 0;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int best = 0;
+        for (int s = -4; s <= 0; s++) {
+            int own = 0;
+            bool clean = true;
+            for (int k = s; k < s + 5 && clean; k++) {
+                int col = point_col(p) + k * DIR_DC[d], row = point_row(p) + k * DIR_DR[d];
+                int v = board_at_cr(b, col, row);
+                if (v < 0 || v == (int)color_other(c))
+                    clean = false;
+                else
+                    own += v == (int)c;
+            }
+            if (clean && own > best)
+                best = own;
+        }
+        mx = best > mx ? best : mx;
+        two += best >= 2;
+    }
+    *wmax = mx;
+    *ntwo = two;
+}
+
+/* thr_window_max() and the whole-board thr_windows_scan() agree with the definition. */
+static void test_window_max(void **state)
+{
+    (void)state;
+    uint64_t s = 0x3a11d0e5;
+    Board b;
+    long checked = 0, fours = 0;
+    for (int it = 0; it < 400; it++) {
+        RuleSet rs = RULESETS[it % 3];
+        tu_random_position(&b, &s, rs, 2 + (int)(tu_rng(&s) % 80), 9);
+        for (Color c = BLACK; c <= WHITE; c++) {
+            ThrWindows w;
+            thr_windows_scan(&b, c, &w);
+            for (int p = 0; p < BOARD_POINTS; p++) {
+                if (board_at(&b, (Point)p) != EMPTY)
+                    continue;
+                int rw, rn, tw, tn, sw, sn;
+                ref_window_max(&b, (Point)p, c, &rw, &rn);
+                thr_window_max(&b, (Point)p, c, &tw, &tn);
+                thr_windows_at(&w, (Point)p, &sw, &sn);
+                assert_int_equal(tw, rw);
+                assert_int_equal(tn, rn);
+                assert_int_equal(sw, rw);
+                assert_int_equal(sn, rn);
+                fours += rw == 4;
+                checked++;
+            }
+        }
+    }
+    assert_true(checked > 100000);
+    assert_true(fours > 100);
+}
+
 /* The short-loss test of threat.c agrees with the rules-only one. */
 static void test_short_loss_vs_rules(void **state)
 {
@@ -191,6 +251,7 @@ int main(void)
     rules_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_primitives_vs_rules),
+        cmocka_unit_test(test_window_max),
         cmocka_unit_test(test_short_loss_vs_rules),
         cmocka_unit_test(test_vct_defences_exact),
         cmocka_unit_test(test_far_defences),
