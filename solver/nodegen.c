@@ -44,6 +44,14 @@ static bool legal_for(Board *b, Point p, Color c, RuleSet rs)
     return !(rs == RULE_RENJU && c == BLACK && may_be_forbidden(b, p) && rules_is_forbidden(b, p));
 }
 
+/* legal_for() with black's screen read from wb = thr_windows_scan(b, BLACK) (NULL: c is not black). */
+static bool legal_scan(Board *b, Point p, Color c, RuleSet rs, const ThrWindows *wb)
+{
+    if (board_at(b, p) != EMPTY)
+        return false;
+    return !(rs == RULE_RENJU && c == BLACK && thr_forbid_screen(b, wb, p) && rules_is_forbidden(b, p));
+}
+
 enum { MAX_SCORE = 511 };
 
 /* Stable sort of c's children by score (0..MAX_SCORE, clamped), highest first: a counting sort. */
@@ -173,7 +181,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         for (; todo; todo &= todo - 1) {
             int col = __builtin_ctz(todo);
             Point p = point_make(col, r);
-            if (!legal_for(b, p, att, rs))
+            if (!legal_scan(b, p, att, rs, &wm))
                 continue;
             int wa, na;
             thr_windows_at_cr(&wm, col, r, &wa, &na);
@@ -254,6 +262,13 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         far_ok = threat && vcf_line_zone(b, att, rs, x->line.line, x->line.len, zone);
         board_undo(b);
     }
+    /* The defender's four moves (the defender has no five point here, so these are exactly the moves threatening five). */
+    uint64_t dfour[4] = { 0, 0, 0, 0 };
+    if (far_ok) {
+        int nf = thr_four_moves(b, def, rs, pts);
+        for (int i = 0; i < nf; i++)
+            dfour[pts[i] >> 6] |= UINT64_C(1) << (pts[i] & 63);
+    }
     /* S: attacker moves that would leave two winning points (open fours, four-fours). */
     Point S[BOARD_POINTS], cand[BOARD_POINTS];
     int ns = 0, ncand = thr_window_points(b, att, 3, cand);
@@ -263,17 +278,18 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         if (thr_distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
             S[ns++] = cand[i];
     }
+    ThrWindows wb;
+    if (def == BLACK && rs == RULE_RENJU)
+        thr_windows_scan(b, BLACK, &wb);
     for (int p = 0; p <= BOARD_POINTS; p++) {
         Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
-        if (m != POINT_PASS && !legal_for(b, m, def, rs))
+        if (m != POINT_PASS && !legal_scan(b, m, def, rs, &wb))
             continue;
         bool holds = false;
         if (threat) {
             holds = m == POINT_PASS;
-            if (!holds && far_ok && !(zone[m >> 6] >> (m & 63) & 1)) {
-                Point fd[8];
-                holds = thr_fives_after(b, m, def, rs, fd) == 0; /* a distant move that threatens nothing */
-            }
+            if (!holds && far_ok && !(zone[m >> 6] >> (m & 63) & 1))
+                holds = !(dfour[m >> 6] >> (m & 63) & 1); /* a distant move that threatens nothing */
             if (!holds) {
                 board_play(b, m);
                 holds = vcf_line_holds(b, att, rs, m, line->line, line->len);

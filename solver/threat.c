@@ -292,12 +292,12 @@ int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, boo
     return n;
 }
 
-void thr_mark_lines(Point p, uint64_t set[4])
+void thr_mark_lines_r(Point p, int r, uint64_t set[4])
 {
     int col = point_col(p), row = point_row(p);
     set[p >> 6] |= UINT64_C(1) << (p & 63);
     for (int d = 0; d < NUM_DIRS; d++)
-        for (int k = -5; k <= 5; k++) {
+        for (int k = -r; k <= r; k++) {
             int cc = col + k * DIR_DC[d], rr = row + k * DIR_DR[d];
             if (!point_on_board(cc, rr))
                 continue;
@@ -305,6 +305,8 @@ void thr_mark_lines(Point p, uint64_t set[4])
             set[q >> 6] |= UINT64_C(1) << (q & 63);
         }
 }
+
+void thr_mark_lines(Point p, uint64_t set[4]) { thr_mark_lines_r(p, 5, set); }
 
 int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
 {
@@ -382,6 +384,7 @@ static inline uint64_t spread5(uint64_t x)
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
 {
+    w->line4 = false;
     for (int d = 0; d < NUM_DIRS; d++) {
         int nl = board_num_lines(d);
         for (int idx = 0; idx < nl; idx++) {
@@ -391,6 +394,7 @@ void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
                 w->cov[d][idx] = 0;
                 continue;
             }
+            w->line4 |= thr_pop16(own16) >= 4;
             /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
             unsigned own = own16, blk = blk16 | 0xffff0000u;
             unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
@@ -403,6 +407,23 @@ void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
             w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
         }
     }
+}
+
+bool thr_forbid_screen(const Board *b, const ThrWindows *wb, Point p)
+{
+    int wmax, ntwo;
+    thr_windows_at(wb, p, &wmax, &ntwo);
+    if (ntwo >= 2)
+        return true;
+    if (!wb->line4)
+        return false;
+    for (int d = 0; d < NUM_DIRS; d++) {
+        unsigned line = b->line[0][d][board_line_index(p, d)];
+        unsigned near5 = (line << 5 >> board_line_pos(p, d)) & 0x7ffu; /* positions pos-5 .. pos+5 */
+        if (thr_pop16((uint16_t)near5) >= 4)
+            return true;
+    }
+    return false;
 }
 
 void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)

@@ -137,6 +137,9 @@ int thr_double_wins_near(Board *b, Point p, Color c, RuleSet rs, Point *out, boo
  */
 void thr_mark_lines(Point p, uint64_t set[4]);
 
+/* p and the points within `r` steps of p along its four lines, as thr_mark_lines(). */
+void thr_mark_lines_r(Point p, int r, uint64_t set[4]);
+
 /*
  * Number of directions through empty p in which a c stone on p would lie in
  * a five-window free of opponent stones with at least two other c stones, not
@@ -169,6 +172,7 @@ void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo);
  */
 typedef struct {
     uint64_t cov[NUM_DIRS][NUM_LINES];
+    bool line4; /* some line holds four or more c stones */
 } ThrWindows;
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w);
@@ -191,6 +195,17 @@ static inline void thr_windows_at(const ThrWindows *w, Point p, int *wmax, int *
 {
     thr_windows_at_cr(w, point_col(p), point_row(p), wmax, ntwo);
 }
+
+/*
+ * A necessary condition for a black stone on empty p to be forbidden, given
+ * wb = thr_windows_scan(b, BLACK): a three or a four through p lies in a
+ * five-window free of white stones holding two other black stones (the
+ * straight four it can become, the five it threatens), so a double-three or
+ * a double-four across lines needs two such directions (ntwo >= 2); an
+ * overline or a double-four on one line needs four other black stones within
+ * five points on that line.  False means "certainly not forbidden".
+ */
+bool thr_forbid_screen(const Board *b, const ThrWindows *wb, Point p);
 
 /*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)

@@ -383,9 +383,29 @@ int vcf_write_proof(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const Thr
 }
 
 /*
- * The replay of vcf_line_holds; with zone not NULL also mark the lines of
- * every point played and fail where distant stones could matter (see
- * vcf_line_zone).
+ * The replay of vcf_line_holds; with zone not NULL also mark the points a
+ * defender stone must avoid to leave the replay unchanged, and fail where
+ * distant stones could matter (see vcf_line_zone).
+ *
+ * Why the zone suffices, for a defender stone x outside it that makes no
+ * defender five point (so the defender still has none before the line):
+ * - The attacker's moves and the defender's blocks are in the zone, so x is
+ *   none of them and every point the line plays is still empty.
+ * - A five, and the five points of an attacker four (windows of four attacker
+ *   stones and one empty point, exactness counting attacker stones only),
+ *   change only when x is one of those five points: all are in the zone.
+ * - Black attacker: each move has threes in at most one direction (checked),
+ *   so no white stone can make it a double-three, and white stones cannot
+ *   make fours or overlines: it stays legal.  White attacker: always legal.
+ * - The defender's five points after its block g lie in windows through g
+ *   (it had none before), or through x and g: x within four steps of g on a
+ *   line, in the zone; windows through x alone would make x a five-point
+ *   maker now, excluded.  A defender stone can also turn a black five point
+ *   into an overline point, which only removes defender threats.
+ * - A black defender's block that is legal without x stays legal or becomes
+ *   forbidden with x (the line then wins at once); a block that is forbidden
+ *   without x fails the zone (x might make it legal).
+ * So every step replays the same or wins earlier.
  */
 static bool replay(Board *b, Color att, RuleSet rs, Point last, const Point *line, int len, uint64_t *zone)
 {
@@ -400,7 +420,7 @@ static bool replay(Board *b, Color att, RuleSet rs, Point last, const Point *lin
         if (m >= BOARD_POINTS || board_at(b, m) != EMPTY)
             break;
         if (zone)
-            thr_mark_lines(m, zone);
+            zone[m >> 6] |= UINT64_C(1) << (m & 63);
         if (thr_is_five(b, m, att, rs)) {
             win = true;
             break;
@@ -416,6 +436,9 @@ static bool replay(Board *b, Color att, RuleSet rs, Point last, const Point *lin
         int na = thr_fives_through(b, m, att, rs, g);
         if (na == 0)
             break;
+        if (zone)
+            for (int k = 0; k < na; k++)
+                zone[g[k] >> 6] |= UINT64_C(1) << (g[k] & 63);
         /* The defender has no five point now: the only one, if any, was just blocked. */
         if (na >= 2) {
             win = true;
@@ -426,7 +449,7 @@ static bool replay(Board *b, Color att, RuleSet rs, Point last, const Point *lin
             break;
         }
         if (zone)
-            thr_mark_lines(g[0], zone);
+            thr_mark_lines_r(g[0], 4, zone);
         board_play(b, g[0]);
         played++;
         nd = thr_fives_through(b, g[0], def, rs, f);

@@ -115,14 +115,15 @@ bool vcf_line_holds(Board *b, Color att, RuleSet rs, Point last, const Point *li
 /*
  * For a defender node whose pass is answered by the VCF `line` (b: the
  * position after the pass, attacker to move, neither side with a five point
- * before the pass): replay the line and set in zone (4 x 64-bit words) every
- * point within five steps along the four lines of a point the line plays.
- * Returns true when every defender move m outside zone that makes no
- * defender five point provably leaves the line winning (vcf_line_holds would
- * say true): false when the line's legality could depend on distant stones
- * (a black four point through which black has threes in two directions: RIF
- * 9.3 recursion), when it ends with a forbidden black block, or when the
- * line does not replay.  b is restored.
+ * before the pass): replay the line and set in zone (4 x 64-bit words) the
+ * points the line plays, the five points of its fours, and every point
+ * within four steps along the four lines of a defender block.  Returns true
+ * when every defender move m outside zone that makes no defender five point
+ * provably leaves the line winning (vcf_line_holds would say true; the
+ * argument is at replay() in vcf.c): false when the line's legality could
+ * depend on distant stones (a black four point through which black has
+ * threes in two directions: RIF 9.3 recursion), when it ends with a
+ * forbidden black block, or when the line does not replay.  b is restored.
  */
 bool vcf_line_zone(Board *b, Color att, RuleSet rs, const Point *line, int len, uint64_t zone[4]);
 
