@@ -44,14 +44,6 @@ static bool legal_for(Board *b, Point p, Color c, RuleSet rs)
     return !(rs == RULE_RENJU && c == BLACK && may_be_forbidden(b, p) && rules_is_forbidden(b, p));
 }
 
-/* legal_for() with black's screen read from wb = thr_windows_scan(b, BLACK) (NULL: c is not black). */
-static bool legal_scan(Board *b, Point p, Color c, RuleSet rs, const ThrWindows *wb)
-{
-    if (board_at(b, p) != EMPTY)
-        return false;
-    return !(rs == RULE_RENJU && c == BLACK && thr_forbid_screen(b, wb, p) && rules_is_forbidden(b, p));
-}
-
 enum { MAX_SCORE = 511 };
 
 /* Stable sort of c's children by score (0..MAX_SCORE, clamped), highest first: a counting sort. */
@@ -174,20 +166,25 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     bool full = cfg->full_width || board_stone_count(b) == 0;
     uint16_t near[BOARD_SIZE];
     ThrWindows wm;
+    bool black = rs == RULE_RENJU && att == BLACK;
+    ThrRows wr;
     near_rows(b, near);
     thr_windows_scan(b, att, &wm);
+    thr_windows_rows(&wm, &wr);
     for (int r = 0; r < BOARD_SIZE; r++) {
         unsigned todo = full ? 0x7fffu : near[r];
         for (; todo; todo &= todo - 1) {
             int col = __builtin_ctz(todo);
             Point p = point_make(col, r);
-            if (!legal_scan(b, p, att, rs, &wm))
+            if (board_at(b, p) != EMPTY)
                 continue;
-            int wa, na;
-            thr_windows_at_cr(&wm, col, r, &wa, &na);
+            bool four = wr.u3[r] >> col & 1, dbl = wr.a2[r] >> col & 1, three = wr.u2[r] >> col & 1;
+            /* Black's forbidden points, screened as in thr_forbid_screen() (wm is black's scan here). */
+            if (black && (dbl || thr_forbid_line_screen(b, &wm, col, r)) && rules_is_forbidden(b, p))
+                continue;
             int i = c->n++;
             c->mv[i] = p;
-            c->init_pn[i] = wa >= 3 ? INIT_PN_FOUR : na >= 2 ? INIT_PN_DOUBLE : wa == 2 ? INIT_PN_THREE : INIT_PN_QUIET;
+            c->init_pn[i] = four ? INIT_PN_FOUR : dbl ? INIT_PN_DOUBLE : three ? INIT_PN_THREE : INIT_PN_QUIET;
         }
     }
     if (full) {
@@ -278,13 +275,24 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         if (thr_distinct(f, k) >= 2 && legal_for(b, cand[i], att, rs))
             S[ns++] = cand[i];
     }
+    /* Black defender: its forbidden points, screened as in thr_forbid_screen(). */
     ThrWindows wb;
-    if (def == BLACK && rs == RULE_RENJU)
+    ThrRows wbr;
+    bool black = def == BLACK && rs == RULE_RENJU;
+    if (black) {
         thr_windows_scan(b, BLACK, &wb);
+        thr_windows_rows(&wb, &wbr);
+    }
     for (int p = 0; p <= BOARD_POINTS; p++) {
         Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
-        if (m != POINT_PASS && !legal_scan(b, m, def, rs, &wb))
-            continue;
+        if (m != POINT_PASS) {
+            if (board_at(b, m) != EMPTY)
+                continue;
+            int col = point_col(m), row = point_row(m);
+            if (black && ((wbr.a2[row] >> col & 1) || thr_forbid_line_screen(b, &wb, col, row)) &&
+                rules_is_forbidden(b, m))
+                continue;
+        }
         bool holds = false;
         if (threat) {
             holds = m == POINT_PASS;

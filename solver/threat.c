@@ -1,6 +1,8 @@
 /* threat.c - see threat.h. */
 #include "threat.h"
 
+#include <string.h>
+
 #include "rules.h"
 
 /* Mask of the on-board positions of line idx in direction dir (bits 0..14). */
@@ -387,16 +389,16 @@ void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
     w->line4 = false;
     for (int d = 0; d < NUM_DIRS; d++) {
         int nl = board_num_lines(d);
+        uint32_t many = 0;
         for (int idx = 0; idx < nl; idx++) {
-            uint16_t own16, blk16;
-            line_masks(b, c, d, idx, &own16, &blk16);
-            if (own16 == 0) {
+            unsigned own = b->line[c - 1][d][idx];
+            if (own == 0) {
                 w->cov[d][idx] = 0;
                 continue;
             }
-            w->line4 |= thr_pop16(own16) >= 4;
+            many |= (uint32_t)(thr_pop16(own) >= 4) << idx;
             /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
-            unsigned own = own16, blk = blk16 | 0xffff0000u;
+            unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~line_valid(d, idx) | 0xffff0000u;
             unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
             unsigned s1 = a ^ bb ^ cc, k1 = (a & bb) | (cc & (a ^ bb));
             unsigned s2 = dd ^ e, k2 = dd & e;
@@ -406,6 +408,43 @@ void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
             unsigned ge4 = t2 & nb, ge3 = (t2 | (t1 & t0)) & nb, ge2 = (t2 | t1) & nb, ge1 = (t2 | t1 | t0) & nb;
             w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
         }
+        w->many[d] = many;
+        w->line4 |= many != 0;
+    }
+}
+
+void thr_windows_rows(const ThrWindows *w, ThrRows *out)
+{
+    uint16_t dirs[NUM_DIRS][BOARD_SIZE];
+    memset(dirs, 0, sizeof dirs);
+    memset(out->u3, 0, sizeof out->u3);
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int idx = 0; idx < board_num_lines(d); idx++) {
+            uint64_t cv = w->cov[d][idx];
+            unsigned two = (unsigned)(cv >> 16) & 0x7fffu, three = (unsigned)(cv >> 32) & 0x7fffu;
+            if (two == 0)
+                continue;
+            if (d == DIR_E) { /* the line is row idx, positions are columns */
+                dirs[d][idx] = (uint16_t)two;
+                out->u3[idx] |= (uint16_t)three;
+                continue;
+            }
+            for (; two; two &= two - 1) {
+                int pos = __builtin_ctz(two);
+                int col = d == DIR_N ? idx : pos;
+                int row = d == DIR_N ? pos : d == DIR_NE ? pos - idx + BOARD_SIZE - 1 : idx - pos;
+                dirs[d][row] |= (uint16_t)(1u << col);
+                if (three >> pos & 1)
+                    out->u3[row] |= (uint16_t)(1u << col);
+            }
+        }
+    for (int r = 0; r < BOARD_SIZE; r++) {
+        unsigned e = dirs[DIR_E][r], n = dirs[DIR_N][r], ne = dirs[DIR_NE][r], se = dirs[DIR_SE][r];
+        unsigned s = e ^ n, two = e & n; /* at least two of the four, by a running carry */
+        two |= s & ne, s ^= ne;
+        two |= s & se, s ^= se;
+        out->a2[r] = (uint16_t)two;
+        out->u2[r] = (uint16_t)(e | n | ne | se);
     }
 }
 
@@ -413,17 +452,7 @@ bool thr_forbid_screen(const Board *b, const ThrWindows *wb, Point p)
 {
     int wmax, ntwo;
     thr_windows_at(wb, p, &wmax, &ntwo);
-    if (ntwo >= 2)
-        return true;
-    if (!wb->line4)
-        return false;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        unsigned line = b->line[0][d][board_line_index(p, d)];
-        unsigned near5 = (line << 5 >> board_line_pos(p, d)) & 0x7ffu; /* positions pos-5 .. pos+5 */
-        if (thr_pop16((uint16_t)near5) >= 4)
-            return true;
-    }
-    return false;
+    return ntwo >= 2 || thr_forbid_line_screen(b, wb, point_col(p), point_row(p));
 }
 
 void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)

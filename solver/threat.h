@@ -172,7 +172,8 @@ void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo);
  */
 typedef struct {
     uint64_t cov[NUM_DIRS][NUM_LINES];
-    bool line4; /* some line holds four or more c stones */
+    uint32_t many[NUM_DIRS]; /* bit idx: line idx holds four or more c stones */
+    bool line4;              /* some line does */
 } ThrWindows;
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w);
@@ -206,6 +207,35 @@ static inline void thr_windows_at(const ThrWindows *w, Point p, int *wmax, int *
  * five points on that line.  False means "certainly not forbidden".
  */
 bool thr_forbid_screen(const Board *b, const ThrWindows *wb, Point p);
+
+/*
+ * The same facts as row masks (bit col of row r is point (col, r); occupied
+ * points are meaningless): u2 / u3 = some direction's best window holds two /
+ * three or more c stones, a2 = two or more directions hold two or more (so,
+ * for c black, a2 is the two-direction part of thr_forbid_screen()).
+ */
+typedef struct {
+    uint16_t u2[BOARD_SIZE], u3[BOARD_SIZE], a2[BOARD_SIZE];
+} ThrRows;
+
+void thr_windows_rows(const ThrWindows *w, ThrRows *out);
+
+/* The single-line part of thr_forbid_screen(): some line through p with four other black stones within five points. */
+static inline bool thr_forbid_line_screen(const Board *b, const ThrWindows *wb, int col, int row)
+{
+    if (!wb->line4)
+        return false;
+    int idx[NUM_DIRS] = { row, col, col - row + BOARD_SIZE - 1, col + row };
+    for (int d = 0; d < NUM_DIRS; d++) {
+        if (!(wb->many[d] >> idx[d] & 1))
+            continue;
+        unsigned line = b->line[0][d][idx[d]];
+        unsigned near5 = (line << 5 >> (d == DIR_N ? row : col)) & 0x7ffu; /* positions pos-5 .. pos+5 */
+        if (thr_pop16(near5) >= 4)
+            return true;
+    }
+    return false;
+}
 
 /*
  * Is the defender move x (a legal move for the side to move, or POINT_PASS)

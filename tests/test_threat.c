@@ -101,19 +101,21 @@ static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntw
     *ntwo = two;
 }
 
-/* thr_window_max() and the whole-board thr_windows_scan() agree with the definition. */
+/* thr_window_max(), the whole-board thr_windows_scan() and its row masks agree with the definition; black's forbidden screen misses no forbidden point. */
 static void test_window_max(void **state)
 {
     (void)state;
     uint64_t s = 0x3a11d0e5;
     Board b;
-    long checked = 0, fours = 0;
+    long checked = 0, fours = 0, forbidden = 0, screened = 0;
     for (int it = 0; it < 400; it++) {
         RuleSet rs = RULESETS[it % 3];
         tu_random_position(&b, &s, rs, 2 + (int)(tu_rng(&s) % 80), 9);
         for (Color c = BLACK; c <= WHITE; c++) {
             ThrWindows w;
+            ThrRows wr;
             thr_windows_scan(&b, c, &w);
+            thr_windows_rows(&w, &wr);
             for (int p = 0; p < BOARD_POINTS; p++) {
                 if (board_at(&b, (Point)p) != EMPTY)
                     continue;
@@ -125,13 +127,24 @@ static void test_window_max(void **state)
                 assert_int_equal(tn, rn);
                 assert_int_equal(sw, rw);
                 assert_int_equal(sn, rn);
+                int col = point_col((Point)p), row = point_row((Point)p);
+                assert_int_equal(wr.u2[row] >> col & 1, rw >= 2);
+                assert_int_equal(wr.u3[row] >> col & 1, rw >= 3);
+                assert_int_equal(wr.a2[row] >> col & 1, rn >= 2);
                 fours += rw == 4;
                 checked++;
+                if (c == BLACK && rs == RULE_RENJU && rules_is_forbidden(&b, (Point)p)) {
+                    assert_true(thr_forbid_screen(&b, &w, (Point)p)); /* the screen never misses one */
+                    forbidden++;
+                }
+                screened += c == BLACK && thr_forbid_screen(&b, &w, (Point)p);
             }
         }
     }
+    print_message("window scan: %ld points, %ld black forbidden, %ld pass black's screen\n", checked, forbidden, screened);
     assert_true(checked > 100000);
     assert_true(fours > 100);
+    assert_true(forbidden > 300 && screened < checked / 4);
 }
 
 /* The short-loss test of threat.c agrees with the rules-only one. */
