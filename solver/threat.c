@@ -96,26 +96,55 @@ static inline bool set_add(PointSet *s, Point p)
     return true;
 }
 
+/*
+ * The lines of colour c holding `need` (1..15) or more stones, as flat
+ * indices dir * NUM_LINES + idx, in order; returns the count.  Four lines at
+ * a time: a SWAR population count per 16-bit lane (unused lines are empty).
+ */
+static int lines_with(const Board *b, Color c, int need, uint8_t *list)
+{
+    const uint16_t *L = &b->line[c - 1][0][0];
+    enum { NL = NUM_DIRS * NUM_LINES };
+    const uint64_t m1 = UINT64_C(0x5555555555555555), m2 = UINT64_C(0x3333333333333333);
+    const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f), lanes = UINT64_C(0x0001000100010001);
+    uint64_t add = lanes * (uint64_t)(32 - need), top = lanes * 0x20u;
+    int n = 0;
+    for (int i = 0; i < NL; i += 4) {
+        uint64_t x = 0;
+        memcpy(&x, L + i, (size_t)(NL - i < 4 ? NL - i : 4) * sizeof *L);
+        if (x == 0)
+            continue;
+        x = x - ((x >> 1) & m1);
+        x = (x & m2) + ((x >> 2) & m2);
+        x = (x + (x >> 4)) & m4;
+        x = (x + (x >> 8)) & UINT64_C(0x001f001f001f001f); /* per-lane counts 0..15 */
+        uint64_t hit = (x + add) & top;                    /* count + 32 - need >= 32 */
+        for (; hit; hit &= hit - 1)
+            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 16);
+    }
+    return n;
+}
+
 int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (thr_pop16(b->line[c - 1][d][idx]) < 4)
-                continue;
-            uint16_t own, blk;
-            line_masks(b, c, d, idx, &own, &blk);
-            uint16_t f = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
-            while (f) {
-                int pos = __builtin_ctz(f);
-                f &= (uint16_t)(f - 1);
-                Point p = thr_line_point(d, idx, pos);
-                if (set_add(&seen, p))
-                    out[n++] = p;
-            }
+    uint8_t lines[NUM_DIRS * NUM_LINES];
+    int nl = lines_with(b, c, 4, lines);
+    for (int k = 0; k < nl; k++) {
+        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        uint16_t f = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
+        while (f) {
+            int pos = __builtin_ctz(f);
+            f &= (uint16_t)(f - 1);
+            Point p = thr_line_point(d, idx, pos);
+            if (set_add(&seen, p))
+                out[n++] = p;
         }
+    }
     return n;
 }
 
@@ -174,48 +203,49 @@ int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (thr_pop16(b->line[c - 1][d][idx]) < 3)
-                continue;
-            uint16_t own, blk;
-            line_masks(b, c, d, idx, &own, &blk);
-            unsigned e = window_empties(line_windows(own, blk, exact, 3), own);
-            while (e) {
-                int pos = __builtin_ctz(e);
-                e &= e - 1;
-                Point p = thr_line_point(d, idx, pos);
-                if (set_add(&seen, p))
-                    out[n++] = p;
-            }
+    uint8_t lines[NUM_DIRS * NUM_LINES];
+    int nl = lines_with(b, c, 3, lines);
+    for (int k = 0; k < nl; k++) {
+        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        unsigned e = window_empties(line_windows(own, blk, exact, 3), own);
+        while (e) {
+            int pos = __builtin_ctz(e);
+            e &= e - 1;
+            Point p = thr_line_point(d, idx, pos);
+            if (set_add(&seen, p))
+                out[n++] = p;
         }
+    }
     return n;
 }
 
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
+    assert(need >= 1 && need <= 5);
     PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int idx = 0; idx < board_num_lines(d); idx++) {
-            if (thr_pop16(b->line[c - 1][d][idx]) < need)
-                continue;
-            uint16_t own, blk;
-            line_masks(b, c, d, idx, &own, &blk);
-            unsigned acc = 0;
-            for (int s = 0; s <= BOARD_SIZE - 5; s++) {
-                unsigned w = 0x1fu << s;
-                if (!(blk & w) && thr_pop16(own & w) >= need)
-                    acc |= w & ~own;
-            }
-            while (acc) {
-                int pos = __builtin_ctz(acc);
-                acc &= acc - 1;
-                Point p = thr_line_point(d, idx, pos);
-                if (set_add(&seen, p))
-                    out[n++] = p;
-            }
+    uint8_t lines[NUM_DIRS * NUM_LINES];
+    int nl = lines_with(b, c, need, lines);
+    for (int k = 0; k < nl; k++) {
+        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        uint16_t own, blk;
+        line_masks(b, c, d, idx, &own, &blk);
+        unsigned acc = 0;
+        for (int s = 0; s <= BOARD_SIZE - 5; s++) {
+            unsigned w = 0x1fu << s;
+            if (!(blk & w) && thr_pop16(own & w) >= need)
+                acc |= w & ~own;
         }
+        while (acc) {
+            int pos = __builtin_ctz(acc);
+            acc &= acc - 1;
+            Point p = thr_line_point(d, idx, pos);
+            if (set_add(&seen, p))
+                out[n++] = p;
+        }
+    }
     return n;
 }
 
