@@ -140,6 +140,20 @@ static void test_line_masks(void **state)
     assert_true(board_check(&b));
 }
 
+/* The generated stone-key table equals the seeded mixer, and all 450 keys differ. */
+static void test_zobrist_table(void **state)
+{
+    (void)state;
+    for (Color col = BLACK; col <= WHITE; col++)
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            assert_true(zob_stone(col, (Point)p) == zob_stone_mixed(col, (Point)p));
+            for (Color c2 = BLACK; c2 <= WHITE; c2++)
+                for (int q = 0; q < BOARD_POINTS; q++)
+                    if (c2 != col || q != p)
+                        assert_true(zob_stone(col, (Point)p) != zob_stone(c2, (Point)q));
+        }
+}
+
 static void test_side_and_pass_in_key(void **state)
 {
     (void)state;
@@ -166,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_check_detects_corruption),
         cmocka_unit_test(test_line_masks),
         cmocka_unit_test(test_side_and_pass_in_key),
+        cmocka_unit_test(test_zobrist_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
