@@ -169,7 +169,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     bool black = rs == RULE_RENJU && att == BLACK;
     ThrRows wr;
     near_rows(b, near);
-    thr_windows_scan(b, att, &wm);
+    thr_windows_scan_min(b, att, 2, &wm);
     thr_windows_rows(&wm, &wr);
     for (int r = 0; r < BOARD_SIZE; r++) {
         unsigned todo = full ? 0x7fffu : near[r];
@@ -280,7 +280,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     ThrRows wbr;
     bool black = def == BLACK && rs == RULE_RENJU;
     if (black) {
-        thr_windows_scan(b, BLACK, &wb);
+        thr_windows_scan_min(b, BLACK, 2, &wb);
         thr_windows_rows(&wb, &wbr);
     }
     for (int p = 0; p <= BOARD_POINTS; p++) {

@@ -56,6 +56,35 @@ static inline uint16_t window_empties(unsigned m, unsigned own)
     return (uint16_t)(r & ~own);
 }
 
+/*
+ * The lines of colour c holding `need` (1..15) or more stones, as flat
+ * indices dir * NUM_LINES + idx, in order; returns the count.  Four lines at
+ * a time: a SWAR population count per 16-bit lane (unused lines are empty).
+ */
+static int lines_with(const Board *b, Color c, int need, uint8_t *list)
+{
+    const uint16_t *L = &b->line[c - 1][0][0];
+    enum { NL = NUM_DIRS * NUM_LINES };
+    const uint64_t m1 = UINT64_C(0x5555555555555555), m2 = UINT64_C(0x3333333333333333);
+    const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f), lanes = UINT64_C(0x0001000100010001);
+    uint64_t add = lanes * (uint64_t)(32 - need), top = lanes * 0x20u;
+    int n = 0;
+    for (int i = 0; i < NL; i += 4) {
+        uint64_t x = 0;
+        memcpy(&x, L + i, (size_t)(NL - i < 4 ? NL - i : 4) * sizeof *L);
+        if (x == 0)
+            continue;
+        x = x - ((x >> 1) & m1);
+        x = (x & m2) + ((x >> 2) & m2);
+        x = (x + (x >> 4)) & m4;
+        x = (x + (x >> 8)) & UINT64_C(0x001f001f001f001f); /* per-lane counts 0..15 */
+        uint64_t hit = (x + add) & top;                    /* count + 32 - need >= 32 */
+        for (; hit; hit &= hit - 1)
+            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 16);
+    }
+    return n;
+}
+
 uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
 {
     if (lo < 0)
@@ -96,34 +125,6 @@ static inline bool set_add(PointSet *s, Point p)
     return true;
 }
 
-/*
- * The lines of colour c holding `need` (1..15) or more stones, as flat
- * indices dir * NUM_LINES + idx, in order; returns the count.  Four lines at
- * a time: a SWAR population count per 16-bit lane (unused lines are empty).
- */
-static int lines_with(const Board *b, Color c, int need, uint8_t *list)
-{
-    const uint16_t *L = &b->line[c - 1][0][0];
-    enum { NL = NUM_DIRS * NUM_LINES };
-    const uint64_t m1 = UINT64_C(0x5555555555555555), m2 = UINT64_C(0x3333333333333333);
-    const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f), lanes = UINT64_C(0x0001000100010001);
-    uint64_t add = lanes * (uint64_t)(32 - need), top = lanes * 0x20u;
-    int n = 0;
-    for (int i = 0; i < NL; i += 4) {
-        uint64_t x = 0;
-        memcpy(&x, L + i, (size_t)(NL - i < 4 ? NL - i : 4) * sizeof *L);
-        if (x == 0)
-            continue;
-        x = x - ((x >> 1) & m1);
-        x = (x & m2) + ((x >> 2) & m2);
-        x = (x + (x >> 4)) & m4;
-        x = (x + (x >> 8)) & UINT64_C(0x001f001f001f001f); /* per-lane counts 0..15 */
-        uint64_t hit = (x + add) & top;                    /* count + 32 - need >= 32 */
-        for (; hit; hit &= hit - 1)
-            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 16);
-    }
-    return n;
-}
 
 int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
@@ -408,40 +409,39 @@ static inline int window_best(unsigned own, unsigned blk)
     return (t0 & nb) ? 1 : 0;
 }
 
+
 /* Bits s..s+4 for every bit s of x (the points of the windows starting at x's bits). */
 static inline uint64_t spread5(uint64_t x)
 {
     return (x | x << 1 | x << 2 | x << 3 | x << 4) & 0x7fffu;
 }
 
-void thr_windows_scan(const Board *b, Color c, ThrWindows *w)
+void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w)
 {
-    w->line4 = false;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int nl = board_num_lines(d);
-        uint32_t many = 0;
-        for (int idx = 0; idx < nl; idx++) {
-            unsigned own = b->line[c - 1][d][idx];
-            if (own == 0) {
-                w->cov[d][idx] = 0;
-                continue;
-            }
-            many |= (uint32_t)(thr_pop16(own) >= 4) << idx;
-            /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
-            unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~line_valid(d, idx) | 0xffff0000u;
-            unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
-            unsigned s1 = a ^ bb ^ cc, k1 = (a & bb) | (cc & (a ^ bb));
-            unsigned s2 = dd ^ e, k2 = dd & e;
-            unsigned t0 = s1 ^ s2, kc = s1 & s2;
-            unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
-            unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;
-            unsigned ge4 = t2 & nb, ge3 = (t2 | (t1 & t0)) & nb, ge2 = (t2 | t1) & nb, ge1 = (t2 | t1 | t0) & nb;
-            w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
-        }
-        w->many[d] = many;
-        w->line4 |= many != 0;
+    assert(min_stones >= 1 && min_stones <= 4);
+    memset(w->cov, 0, sizeof w->cov);
+    memset(w->many, 0, sizeof w->many);
+    uint8_t lines[NUM_DIRS * NUM_LINES];
+    int nl = lines_with(b, c, min_stones, lines);
+    for (int k = 0; k < nl; k++) {
+        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        unsigned own = b->line[c - 1][d][idx];
+        w->many[d] |= (uint32_t)(thr_pop16(own) >= 4) << idx;
+        /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
+        unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~line_valid(d, idx) | 0xffff0000u;
+        unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
+        unsigned s1 = a ^ bb ^ cc, k1 = (a & bb) | (cc & (a ^ bb));
+        unsigned s2 = dd ^ e, k2 = dd & e;
+        unsigned t0 = s1 ^ s2, kc = s1 & s2;
+        unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+        unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;
+        unsigned ge4 = t2 & nb, ge3 = (t2 | (t1 & t0)) & nb, ge2 = (t2 | t1) & nb, ge1 = (t2 | t1 | t0) & nb;
+        w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
     }
+    w->line4 = (w->many[0] | w->many[1] | w->many[2] | w->many[3]) != 0;
 }
+
+void thr_windows_scan(const Board *b, Color c, ThrWindows *w) { thr_windows_scan_min(b, c, 1, w); }
 
 void thr_windows_rows(const ThrWindows *w, ThrRows *out)
 {

@@ -178,6 +178,13 @@ typedef struct {
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w);
 
+/*
+ * thr_windows_scan() over the lines holding at least min_stones (1..4) c
+ * stones only: the levels k >= min_stones (and `many`, `line4`) are exact,
+ * lower ones may be missing.  Cheaper for the row masks (levels 2 and 3).
+ */
+void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w);
+
 static inline void thr_windows_at_cr(const ThrWindows *w, int col, int row, int *wmax, int *ntwo)
 {
     uint64_t x[NUM_DIRS] = { w->cov[DIR_E][row] >> col, w->cov[DIR_N][col] >> row,

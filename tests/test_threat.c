@@ -112,10 +112,15 @@ static void test_window_max(void **state)
         RuleSet rs = RULESETS[it % 3];
         tu_random_position(&b, &s, rs, 2 + (int)(tu_rng(&s) % 80), 9);
         for (Color c = BLACK; c <= WHITE; c++) {
-            ThrWindows w;
-            ThrRows wr;
+            ThrWindows w, w2;
+            ThrRows wr, wr2;
             thr_windows_scan(&b, c, &w);
             thr_windows_rows(&w, &wr);
+            thr_windows_scan_min(&b, c, 2, &w2); /* levels 2 and up only: the same row masks */
+            thr_windows_rows(&w2, &wr2);
+            assert_memory_equal(&wr, &wr2, sizeof wr);
+            assert_memory_equal(w.many, w2.many, sizeof w.many);
+            assert_int_equal(w.line4, w2.line4);
             for (int p = 0; p < BOARD_POINTS; p++) {
                 if (board_at(&b, (Point)p) != EMPTY)
                     continue;
