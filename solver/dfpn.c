@@ -237,7 +237,29 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
      * before a child is chosen.  Initial values never claim a result.
      */
     bool probed = found;
-    for (;;) {
+    /*
+     * A new node whose initial values already exceed its thresholds (most
+     * of them) returns at once: one pass over the initial numbers, the same
+     * values and best move as the loop below would compute from them.
+     */
+    bool fresh = false;
+    if (!probed && c->n > 0) {
+        ProofNum lo_v = PN_INF;
+        int arg = 0;
+        uint64_t sum = 0;
+        for (int i = 0; i < c->n; i++) {
+            ProofNum ip = c->init_pn[i]; /* 1 <= ip < PN_INF: no child is decided by its initial value */
+            sum += ip;
+            if (ip < lo_v)
+                lo_v = ip, arg = i;
+        }
+        /* OR: pn = the least child pn, dn = the children's dn (1 each); AND: dn = 1, pn = the sum. */
+        phi = is_or ? lo_v : 1;
+        delta = is_or ? (ProofNum)c->n : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum;
+        best = is_or ? arg : 0;
+        fresh = phi >= thphi || delta >= thdelta || should_stop(w);
+    }
+    while (!fresh) {
         int lo = 0, hi = c->n;
         if (reread >= 0 && !multi) {
             lo = reread, hi = reread + 1;
@@ -351,9 +373,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (multi)
         atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     /* Exactness of the result, and the defender's hardest (most searched) move for a proof. */
-    bool all_exact = true, some_exact = false;
+    bool all_exact = !fresh, some_exact = false;
     int hard = 0, hard_work = -1;
-    for (int i = 0; i < c->n; i++) {
+    for (int i = 0; i < (fresh ? 0 : c->n); i++) {
         if (c->work[i] > hard_work)
             hard_work = c->work[i], hard = i;
         all_exact &= c->pn[i] == PN_INF && c->exact[i];
