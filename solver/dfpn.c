@@ -190,10 +190,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         c->complete = gce->complete;
         c->ordered = gce->ordered;
         memcpy(c->mv, gce->mv, c->n);
-        for (int i = 0; i < c->n; i++) {
+        for (int i = 0; i < c->n; i++)
             c->init_pn[i] = gce->init_pn[i];
-            c->key[i] = ng_child_key(b, key, c->mv[i]);
-        }
     } else {
         uint64_t threat0 = w->ng.threat_nodes;
         st = ng_generate(&s->cfg, b, att, c, !found, &w->ng);
@@ -215,7 +213,6 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         for (int i = 0; i < c->n; i++)
             if (c->init_pn[i] != 0) {
                 c->mv[k] = c->mv[i];
-                c->key[k] = c->key[i];
                 c->init_pn[k] = c->init_pn[i];
                 k++;
             }
@@ -259,6 +256,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         best = is_or ? arg : 0;
         fresh = phi >= thphi || delta >= thdelta || should_stop(w);
     }
+    /* Children's TT keys: ng_order() computes them when it runs first. */
+    if (!fresh && (c->ordered || probed || multi))
+        for (int i = 0; i < c->n; i++)
+            c->key[i] = ng_child_key(b, key, c->mv[i]);
     while (!fresh) {
         int lo = 0, hi = c->n;
         if (reread >= 0 && !multi) {

@@ -153,13 +153,11 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
                 return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
         }
     }
-    Key key = dfpn_tt_key(b, att);
     if (nd > 0) {
         c->n = 1;
         c->complete = true;
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
-        c->key[0] = ng_child_key(b, key, pts[0]);
         c->ordered = true;
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
@@ -194,8 +192,6 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     }
     c->complete = full;
     c->ordered = false;
-    for (int i = 0; i < c->n; i++)
-        c->key[i] = ng_child_key(b, key, c->mv[i]);
     if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
         return (NodeStatus){ RESULT_DISPROVEN, full, false, POINT_NONE };
     return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
@@ -238,12 +234,10 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     int na = thr_five_points(b, att, rs, pts);
     if (na > 0 && (na > 1 || !legal_for(b, pts[0], def, rs)))
         return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
-    Key key = dfpn_tt_key(b, att);
     if (na > 0) {
         c->n = 1;
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
-        c->key[0] = ng_child_key(b, key, pts[0]);
         c->ordered = true;
         return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
     }
@@ -311,8 +305,6 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         c->init_pn[i] = holds ? 0 : 1;
     }
     c->ordered = false;
-    for (int i = 0; i < c->n; i++)
-        c->key[i] = ng_child_key(b, key, c->mv[i]);
     if (c->n == 0)
         return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
     return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };

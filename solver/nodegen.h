@@ -25,7 +25,7 @@ typedef struct {
     bool complete; /* all legal moves of the side to move are listed */
     bool ordered;  /* in search order (ng_order), not just generation order */
     Point mv[MAX_CHILDREN];
-    Key key[MAX_CHILDREN];          /* TT keys (dfpn_tt_key of each child) */
+    Key key[MAX_CHILDREN];          /* TT keys (dfpn_tt_key of each child): set by ng_order() or the search */
     ProofNum init_pn[MAX_CHILDREN]; /* initial attacker proof number of the child */
     /* The search's copy of each child's TT values (dfpn.c). */
     ProofNum pn[MAX_CHILDREN], dn[MAX_CHILDREN];
