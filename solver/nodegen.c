@@ -219,6 +219,16 @@ static bool short_loss(Board *b, Point m, Color att, RuleSet rs, const Point *S,
     return loss;
 }
 
+/* Row r of a 225-point set (4 x 64-bit words) as a 15-bit mask. */
+static inline unsigned set_row(const uint64_t set[4], int r)
+{
+    int at = r * BOARD_SIZE, w = at >> 6, s = at & 63;
+    uint64_t x = set[w] >> s;
+    if (s > 64 - BOARD_SIZE && w < 3)
+        x |= set[w + 1] << (64 - s);
+    return (unsigned)x & 0x7fffu;
+}
+
 /* Defender to move. */
 static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
 {
@@ -277,22 +287,35 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         thr_windows_scan_min(b, BLACK, 2, &wb);
         thr_windows_rows(&wb, &wbr);
     }
+    /* Row masks: the defender's legal moves, and the distant ones the threat line still beats. */
+    uint16_t legal[BOARD_SIZE], far[BOARD_SIZE];
+    for (int r = 0; r < BOARD_SIZE; r++) {
+        unsigned ok = ~(unsigned)(b->line[0][DIR_E][r] | b->line[1][DIR_E][r]) & 0x7fffu;
+        if (black)
+            for (unsigned t = ok & (wb.line4 ? 0x7fffu : wbr.a2[r]); t; t &= t - 1) {
+                int col = __builtin_ctz(t);
+                if (((wbr.a2[r] >> col & 1) || thr_forbid_line_screen(b, &wb, col, r)) &&
+                    rules_is_forbidden(b, point_make(col, r)))
+                    ok &= ~(1u << col);
+            }
+        legal[r] = (uint16_t)ok;
+        far[r] = far_ok ? (uint16_t)(~(set_row(zone, r) | set_row(dfour, r)) & 0x7fffu) : 0;
+    }
     for (int p = 0; p <= BOARD_POINTS; p++) {
-        Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
-        if (m != POINT_PASS) {
-            if (board_at(b, m) != EMPTY)
+        Point m = POINT_PASS;
+        bool holds = threat; /* for the pass */
+        if (p < BOARD_POINTS) {
+            int r = p / BOARD_SIZE;
+            unsigned rest = legal[r] >> (p - r * BOARD_SIZE);
+            if (!rest) { /* no legal move left on this row */
+                p = (r + 1) * BOARD_SIZE - 1;
                 continue;
-            int col = point_col(m), row = point_row(m);
-            if (black && ((wbr.a2[row] >> col & 1) || thr_forbid_line_screen(b, &wb, col, row)) &&
-                rules_is_forbidden(b, m))
-                continue;
-        }
-        bool holds = false;
-        if (threat) {
-            holds = m == POINT_PASS;
-            if (!holds && far_ok && !(zone[m >> 6] >> (m & 63) & 1))
-                holds = !(dfour[m >> 6] >> (m & 63) & 1); /* a distant move that threatens nothing */
-            if (!holds) {
+            }
+            p += __builtin_ctz(rest);
+            m = (Point)p;
+            int col = p - r * BOARD_SIZE;
+            holds = threat && (far[r] >> col & 1); /* a distant move that threatens nothing */
+            if (threat && !holds) {
                 board_play(b, m);
                 holds = vcf_line_holds(b, att, rs, m, line->line, line->len);
                 board_undo(b);
