@@ -164,6 +164,27 @@ static void count_work(Worker *w, uint64_t n)
 static inline unsigned busy_index(Key k) { return (unsigned)(k >> (64 - BUSY_BITS)); }
 
 /* The df-pn MID procedure at depth (the worker's board is the node). */
+/*
+ * ng_order() for a node whose children's TT values are already read: the
+ * values follow their moves into the new order, so they need not be read
+ * again.  (Its own frame: the copies stay off the recursion's stack.)
+ */
+static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c)
+{
+    ProofNum pn[MAX_CHILDREN], dn[MAX_CHILDREN];
+    uint8_t work[MAX_CHILDREN], slot[256];
+    bool exact[MAX_CHILDREN];
+    for (int i = 0; i < c->n; i++) {
+        slot[c->mv[i]] = (uint8_t)i;
+        pn[i] = c->pn[i], dn[i] = c->dn[i], work[i] = c->work[i], exact[i] = c->exact[i];
+    }
+    ng_order(b, att, c);
+    for (int i = 0; i < c->n; i++) {
+        int j = slot[c->mv[i]];
+        c->pn[i] = pn[j], c->dn[i] = dn[j], c->work[i] = work[j], c->exact[i] = exact[j];
+    }
+}
+
 static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
 {
     Dfpn *s = w->s;
@@ -262,7 +283,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->key[i] = ng_child_key(b, key, c->mv[i]);
     while (!fresh) {
         int lo = 0, hi = c->n;
-        if (reread >= 0 && !multi) {
+        if (reread == -2) { /* values carried over the reordering */
+            lo = hi = 0;
+        } else if (reread >= 0 && !multi) {
             lo = reread, hi = reread + 1;
         } else if (probed) {
             for (int i = 0; i < c->n; i++)
@@ -335,12 +358,17 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
         if (!c->ordered || !probed) { /* about to choose a child: order them and read the TT */
+            /* Values read from the TT already (1 thread): they are carried over the reordering. */
+            bool carry = probed && !multi;
             if (!c->ordered) {
-                ng_order(b, att, c);
+                if (carry)
+                    order_keeping_values(b, att, c);
+                else
+                    ng_order(b, att, c);
                 cache_put(gce, key, c);
             }
             probed = true;
-            reread = -1;
+            reread = carry ? -2 : -1;
             continue;
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
