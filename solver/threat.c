@@ -126,27 +126,50 @@ static inline bool set_add(PointSet *s, Point p)
 }
 
 
-int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
+/* What line_points() collects from one line. */
+enum { LP_FIVES, LP_FOURS, LP_WINDOWS };
+
+/*
+ * The distinct points, over the lines holding `need` or more c stones, of
+ * one kind: five points (LP_FIVES), points making a four (LP_FOURS), or
+ * empty points of a blocker-free window holding `need` c stones
+ * (LP_WINDOWS).  Inlined with a constant kind.
+ */
+static inline int line_points(const Board *b, Color c, RuleSet rs, int kind, int need, Point *out)
 {
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
     uint8_t lines[NUM_DIRS * NUM_LINES];
-    int nl = lines_with(b, c, 4, lines);
+    int nl = lines_with(b, c, need, lines);
     for (int k = 0; k < nl; k++) {
         int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        uint16_t f = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
-        while (f) {
-            int pos = __builtin_ctz(f);
-            f &= (uint16_t)(f - 1);
-            Point p = thr_line_point(d, idx, pos);
+        unsigned e = 0;
+        if (kind == LP_FIVES) {
+            e = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
+        } else if (kind == LP_FOURS) {
+            e = window_empties(line_windows(own, blk, exact, 3), own);
+        } else {
+            for (int s = 0; s <= BOARD_SIZE - 5; s++) {
+                unsigned w = 0x1fu << s;
+                if (!(blk & w) && thr_pop16(own & w) >= need)
+                    e |= w & ~own;
+            }
+        }
+        for (; e; e &= e - 1) {
+            Point p = thr_line_point(d, idx, __builtin_ctz(e));
             if (set_add(&seen, p))
                 out[n++] = p;
         }
     }
     return n;
+}
+
+int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
+{
+    return line_points(b, c, rs, LP_FIVES, 4, out);
 }
 
 int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
@@ -201,53 +224,13 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
 {
-    bool exact = thr_exact(c, rs);
-    PointSet seen = {{0, 0, 0, 0}};
-    int n = 0;
-    uint8_t lines[NUM_DIRS * NUM_LINES];
-    int nl = lines_with(b, c, 3, lines);
-    for (int k = 0; k < nl; k++) {
-        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
-        uint16_t own, blk;
-        line_masks(b, c, d, idx, &own, &blk);
-        unsigned e = window_empties(line_windows(own, blk, exact, 3), own);
-        while (e) {
-            int pos = __builtin_ctz(e);
-            e &= e - 1;
-            Point p = thr_line_point(d, idx, pos);
-            if (set_add(&seen, p))
-                out[n++] = p;
-        }
-    }
-    return n;
+    return line_points(b, c, rs, LP_FOURS, 3, out);
 }
 
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
     assert(need >= 1 && need <= 5);
-    PointSet seen = {{0, 0, 0, 0}};
-    int n = 0;
-    uint8_t lines[NUM_DIRS * NUM_LINES];
-    int nl = lines_with(b, c, need, lines);
-    for (int k = 0; k < nl; k++) {
-        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
-        uint16_t own, blk;
-        line_masks(b, c, d, idx, &own, &blk);
-        unsigned acc = 0;
-        for (int s = 0; s <= BOARD_SIZE - 5; s++) {
-            unsigned w = 0x1fu << s;
-            if (!(blk & w) && thr_pop16(own & w) >= need)
-                acc |= w & ~own;
-        }
-        while (acc) {
-            int pos = __builtin_ctz(acc);
-            acc &= acc - 1;
-            Point p = thr_line_point(d, idx, pos);
-            if (set_add(&seen, p))
-                out[n++] = p;
-        }
-    }
-    return n;
+    return line_points(b, c, RULE_FREESTYLE, LP_WINDOWS, need, out); /* windows ignore the rule set */
 }
 
 bool thr_legal(Board *b, Point p, Color c, RuleSet rs)
