@@ -163,7 +163,6 @@ static void count_work(Worker *w, uint64_t n)
 
 static inline unsigned busy_index(Key k) { return (unsigned)(k >> (64 - BUSY_BITS)); }
 
-/* The df-pn MID procedure at depth (the worker's board is the node). */
 /*
  * ng_order() for a node whose children's TT values are already read: the
  * values follow their moves into the new order, so they need not be read
@@ -185,6 +184,7 @@ static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, 
     }
 }
 
+/* The df-pn MID procedure at depth (the worker's board is the node). */
 static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
 {
     Dfpn *s = w->s;
@@ -353,7 +353,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             }
             phi = best_real_min > PN_INF ? PN_INF : best_real_min;
         }
-        delta = inf ? PN_INF : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum; /* as pn_sum() */
+        delta = inf ? PN_INF : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum; /* finite sums saturate */
         best = real_best;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
