@@ -69,9 +69,10 @@ static int lines_with(const Board *b, Color c, int need, uint8_t *list)
     const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f), lanes = UINT64_C(0x0001000100010001);
     uint64_t add = lanes * (uint64_t)(32 - need), top = lanes * 0x20u;
     int n = 0;
+    _Static_assert(NL % 4 == 0, "whole 64-bit words of lines");
     for (int i = 0; i < NL; i += 4) {
-        uint64_t x = 0;
-        memcpy(&x, L + i, (size_t)(NL - i < 4 ? NL - i : 4) * sizeof *L);
+        uint64_t x;
+        memcpy(&x, L + i, sizeof x);
         if (x == 0)
             continue;
         x = x - ((x >> 1) & m1);
