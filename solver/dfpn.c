@@ -229,16 +229,6 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
         return;
     }
-    if (!is_or) { /* drop the defences the attacker's threat line already beats: they are proven */
-        int k = 0;
-        for (int i = 0; i < c->n; i++)
-            if (c->init_pn[i] != 0) {
-                c->mv[k] = c->mv[i];
-                c->init_pn[k] = c->init_pn[i];
-                k++;
-            }
-        c->n = k;
-    }
     ProofNum phi, delta;
     int best = 0;
     /*
@@ -295,9 +285,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             TTData ce;
             if (probed && tt_probe(&s->tt, c->key[i], &ce)) {
                 c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
-            } else { /* init_pn 0: a defender move the attacker's threat line still beats */
+            } else { /* initial values: init_pn >= 1, dn 1 */
                 c->pn[i] = c->init_pn[i];
-                c->dn[i] = c->init_pn[i] == 0 ? PN_INF : 1;
+                c->dn[i] = 1;
                 c->exact[i] = false, c->work[i] = 0;
             }
         }
@@ -385,7 +375,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             if (tt_probe(&s->tt, c->key[sel], &ce))
                 creal = is_or ? ce.pn : ce.dn;
             else
-                creal = is_or ? c->init_pn[sel] : c->init_pn[sel] == 0 ? PN_INF : 1;
+                creal = is_or ? c->init_pn[sel] : 1;
             if (creal >= c_thdelta) {
                 sel = real_best, sel_phi = real_phi;
                 c_thdelta = thphi;

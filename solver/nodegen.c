@@ -321,11 +321,11 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
                 board_undo(b);
             }
         }
-        if (!holds && ns > 0 && short_loss(b, m, att, rs, S, ns))
-            continue;
+        if (holds || (ns > 0 && short_loss(b, m, att, rs, S, ns)))
+            continue; /* beaten by the threat line, or a short loss: not a child */
         int i = c->n++;
         c->mv[i] = m;
-        c->init_pn[i] = holds ? 0 : 1;
+        c->init_pn[i] = 1;
     }
     c->ordered = false;
     if (c->n == 0)
@@ -353,8 +353,6 @@ void ng_order(Board *b, Color att, Children *c)
         Point m = c->mv[i];
         if (m == POINT_PASS) {
             score[i] = -1;
-        } else if (!is_or && c->init_pn[i] == 0) {
-            score[i] = -2; /* proven by the threat line: order is irrelevant */
         } else if (!is_or && !near[m]) {
             score[i] = 0;
         } else {

@@ -61,13 +61,14 @@ typedef struct {
 /*
  * Classify position b (b restored) for attacker att under cfg and fill c
  * (in generation order: c->ordered false unless the list is a forced move).
- * With x NULL only the node rules are applied (the same child list).  With x:
+ * With x NULL only the node rules are applied.  With x:
  *   - run_leaf: run the leaf VCF (both sides) and, when cfg->vct_budget > 0
  *     and x->vct is not NULL, the attacker's VCT at an attacker node;
  *   - at a defender node, the attacker's VCF after a defender pass is
- *     replayed after each defender move (vcf_line_holds); the children it
- *     still wins against get init_pn 0 (proven: the leaf VCF re-finds the
- *     win when a proof is extracted).  Other children get init_pn 1.
+ *     replayed after each defender move (vcf_line_holds); the moves it still
+ *     wins against are left out (proven: the leaf VCF re-finds the win when a
+ *     proof is extracted, which lists every move with x NULL), and with none
+ *     left the node is proven.  Defender children get init_pn 1.
  */
 NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x);
 
