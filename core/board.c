@@ -31,8 +31,11 @@ void board_init(Board *b)
 static void put_stone(Board *b, Point p, Color c)
 {
     b->cell[p] = (uint8_t)c;
-    for (int d = 0; d < NUM_DIRS; d++)
-        b->line[c - 1][d][board_line_index(p, d)] |= (uint16_t)(1u << board_line_pos(p, d));
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d);
+        b->line[c - 1][d][idx] |= (uint16_t)(1u << board_line_pos(p, d));
+        b->count[c - 1][d * NUM_LINES + idx]++;
+    }
     b->key ^= zob_stone(c, p);
     b->stones[c - 1]++;
 }
@@ -41,8 +44,11 @@ static void remove_stone(Board *b, Point p)
 {
     Color c = (Color)b->cell[p];
     b->cell[p] = EMPTY;
-    for (int d = 0; d < NUM_DIRS; d++)
-        b->line[c - 1][d][board_line_index(p, d)] &= (uint16_t)~(1u << board_line_pos(p, d));
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d);
+        b->line[c - 1][d][idx] &= (uint16_t)~(1u << board_line_pos(p, d));
+        b->count[c - 1][d * NUM_LINES + idx]--;
+    }
     b->key ^= zob_stone(c, p);
     b->stones[c - 1]--;
 }
@@ -51,6 +57,12 @@ void board_setup_stone(Board *b, Point p, Color c)
 {
     assert(p < BOARD_POINTS && b->cell[p] == EMPTY && b->ply == 0);
     put_stone(b, p, c);
+}
+
+void board_lift_stone(Board *b, Point p)
+{
+    assert(p < BOARD_POINTS && b->cell[p] != EMPTY);
+    remove_stone(b, p);
 }
 
 void board_set_to_move(Board *b, Color c)
@@ -128,6 +140,13 @@ bool board_check(const Board *b)
     }
     if (memcmp(line, b->line, sizeof line) != 0)
         return false;
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < BOARD_LINE_SLOTS; s++) {
+            int d = s / NUM_LINES, i = s % NUM_LINES;
+            unsigned bits = d < NUM_DIRS ? line[c][d][i] : 0;
+            if (b->count[c][s] != (unsigned)__builtin_popcount(bits))
+                return false;
+        }
     if (stones[0] != b->stones[0] || stones[1] != b->stones[1])
         return false;
     if (b->to_move != BLACK && b->to_move != WHITE)

@@ -32,9 +32,13 @@ enum { DIR_E = 0, DIR_N = 1, DIR_NE = 2, DIR_SE = 3 };
 static const int DIR_DC[NUM_DIRS] = { 1, 0, 1, 1 };
 static const int DIR_DR[NUM_DIRS] = { 0, 1, 1, -1 };
 
+/* Flat line slots dir * NUM_LINES + line, padded to whole 64-bit words (the padding stays 0). */
+enum { BOARD_LINE_SLOTS = (NUM_DIRS * NUM_LINES + 7) / 8 * 8 };
+
 struct Board {
     uint8_t cell[BOARD_POINTS];            /* Color of each point */
     uint16_t line[2][NUM_DIRS][NUM_LINES]; /* [colour-1][dir][line] bit masks */
+    uint8_t count[2][BOARD_LINE_SLOTS];    /* [colour-1][dir * NUM_LINES + line]: its stones */
     Key key;                               /* Zobrist key, see zobrist.h */
     Color to_move;                         /* side to move */
     int ply;                               /* moves made since setup (passes count) */
@@ -107,6 +111,13 @@ void board_init(Board *b);
  * before any board_play().
  */
 void board_setup_stone(Board *b, Point p, Color c);
+
+/*
+ * Take the stone off p (not an undo: the move history is left as it is): the
+ * stone set without it, for checks of how it could have been placed.
+ * Precondition: p holds a stone.
+ */
+void board_lift_stone(Board *b, Point p);
 
 /* Set the side to move at setup time (before any board_play()). */
 void board_set_to_move(Board *b, Color c);

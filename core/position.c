@@ -130,11 +130,7 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
         if (c == EMPTY)
             continue;
         Board t = *b;
-        t.cell[p] = EMPTY;
-        for (int d = 0; d < NUM_DIRS; d++)
-            t.line[c - 1][d][board_line_index((Point)p, d)] &= (uint16_t)~(1u << board_line_pos((Point)p, d));
-        t.stones[c - 1]--;
-        t.key ^= zob_stone(c, (Point)p);
+        board_lift_stone(&t, (Point)p);
         if (rules_makes_five(&t, (Point)p, c, rs)) {
             snprintf(err, errlen, "the game is already over (%s five through '%s')", color_name(c),
                      notation_point_str((Point)p, pt));

@@ -58,31 +58,30 @@ static inline uint16_t window_empties(unsigned m, unsigned own)
 
 /*
  * The lines of colour c holding `need` (1..15) or more stones, as flat
- * indices dir * NUM_LINES + idx, in order; returns the count.  Four lines at
- * a time: a SWAR population count per 16-bit lane (unused lines are empty).
+ * indices dir * NUM_LINES + idx, in order; returns the count.  Eight lines at
+ * a time from the board's per-line stone counts (bytes 0..15: adding
+ * 128 - need sets the top bit exactly when count >= need, with no carry).
  */
 static int lines_with(const Board *b, Color c, int need, uint8_t *list)
 {
-    const uint16_t *L = &b->line[c - 1][0][0];
-    enum { NL = NUM_DIRS * NUM_LINES };
-    const uint64_t m1 = UINT64_C(0x5555555555555555), m2 = UINT64_C(0x3333333333333333);
-    const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f), lanes = UINT64_C(0x0001000100010001);
-    uint64_t add = lanes * (uint64_t)(32 - need), top = lanes * 0x20u;
+    const uint8_t *cnt = b->count[c - 1];
+    const uint64_t bytes = UINT64_C(0x0101010101010101);
+    uint64_t add = bytes * (uint64_t)(128 - need), top = bytes * 0x80u;
     int n = 0;
-    _Static_assert(NL % 4 == 0, "whole 64-bit words of lines");
-    for (int i = 0; i < NL; i += 4) {
+    _Static_assert(BOARD_LINE_SLOTS % 8 == 0, "whole 64-bit words of counts");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (int i = 0; i < BOARD_LINE_SLOTS; i += 8) {
         uint64_t x;
-        memcpy(&x, L + i, sizeof x);
-        if (x == 0)
-            continue;
-        x = x - ((x >> 1) & m1);
-        x = (x & m2) + ((x >> 2) & m2);
-        x = (x + (x >> 4)) & m4;
-        x = (x + (x >> 8)) & UINT64_C(0x001f001f001f001f); /* per-lane counts 0..15 */
-        uint64_t hit = (x + add) & top;                    /* count + 32 - need >= 32 */
-        for (; hit; hit &= hit - 1)
-            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 16);
+        memcpy(&x, cnt + i, sizeof x);
+        for (uint64_t hit = (x + add) & top; hit; hit &= hit - 1)
+            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 8); /* byte k is bits 8k.. */
     }
+#else
+    (void)add, (void)top;
+    for (int i = 0; i < BOARD_LINE_SLOTS; i++)
+        if (cnt[i] >= need)
+            list[n++] = (uint8_t)i;
+#endif
     return n;
 }
 

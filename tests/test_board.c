@@ -101,6 +101,12 @@ static void test_check_detects_corruption(void **state)
     c.line[0][DIR_NE][3] ^= 1; /* a stray line bit */
     assert_false(board_check(&c));
     c = b;
+    c.count[1][DIR_SE * NUM_LINES + 15]++; /* a line's stone count off by one */
+    assert_false(board_check(&c));
+    c = b;
+    c.count[0][BOARD_LINE_SLOTS - 1] = 1; /* the padding is not zero */
+    assert_false(board_check(&c));
+    c = b;
     c.key ^= 1;
     assert_false(board_check(&c));
     c = b;
