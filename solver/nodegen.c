@@ -81,19 +81,15 @@ static void sort_children(Children *c, const int *score)
 /* wide[r] bit c: empty point (c, r) lies within Chebyshev distance 2 of a stone. */
 static void near_rows(const Board *b, uint16_t *wide)
 {
-    /* Rows of stones, dilated by two columns, then by two rows. */
-    uint16_t occ[BOARD_SIZE], row[BOARD_SIZE];
+    /* Rows of stones, dilated by two columns, then by two rows (two empty rows of padding each side). */
+    unsigned row[BOARD_SIZE + 4] = { 0 };
     for (int r = 0; r < BOARD_SIZE; r++) {
         unsigned m = (unsigned)b->line[0][DIR_E][r] | b->line[1][DIR_E][r];
-        occ[r] = (uint16_t)m;
-        row[r] = (uint16_t)((m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x7fffu);
+        row[r + 2] = (m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x7fffu;
     }
     for (int r = 0; r < BOARD_SIZE; r++) {
-        unsigned m = 0;
-        for (int k = r - 2; k <= r + 2; k++)
-            if (k >= 0 && k < BOARD_SIZE)
-                m |= row[k];
-        wide[r] = (uint16_t)(m & ~(unsigned)occ[r]);
+        unsigned occ = (unsigned)b->line[0][DIR_E][r] | b->line[1][DIR_E][r];
+        wide[r] = (uint16_t)((row[r] | row[r + 1] | row[r + 2] | row[r + 3] | row[r + 4]) & ~occ);
     }
 }
 

@@ -135,7 +135,7 @@ enum { LP_FIVES, LP_FOURS, LP_WINDOWS };
  * empty points of a blocker-free window holding `need` c stones
  * (LP_WINDOWS).  Inlined with a constant kind.
  */
-static inline int line_points(const Board *b, Color c, RuleSet rs, int kind, int need, Point *out)
+static inline __attribute__((always_inline)) int line_points(const Board *b, Color c, RuleSet rs, int kind, int need, Point *out)
 {
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
