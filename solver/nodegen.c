@@ -164,7 +164,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     ThrRows wr;
     near_rows(b, near);
     thr_windows_scan_min(b, att, 2, &wm);
-    thr_windows_rows(&wm, &wr);
+    thr_windows_rows(b, &wm, &wr);
     for (int r = 0; r < BOARD_SIZE; r++) {
         unsigned todo = full ? 0x7fffu : near[r];
         for (; todo; todo &= todo - 1) {
@@ -174,7 +174,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
                 continue;
             bool four = wr.u3[r] >> col & 1, dbl = wr.a2[r] >> col & 1, three = wr.u2[r] >> col & 1;
             /* Black's forbidden points, screened as in thr_forbid_screen() (wm is black's scan here). */
-            if (black && (dbl || thr_forbid_line_screen(b, &wm, col, r)) && rules_is_forbidden(b, p))
+            if (black && (dbl || (wr.m4[r] >> col & 1)) && rules_is_forbidden(b, p))
                 continue;
             int i = c->n++;
             c->mv[i] = p;
@@ -281,17 +281,16 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     bool black = def == BLACK && rs == RULE_RENJU;
     if (black) {
         thr_windows_scan_min(b, BLACK, 2, &wb);
-        thr_windows_rows(&wb, &wbr);
+        thr_windows_rows(b, &wb, &wbr);
     }
     /* Row masks: the defender's legal moves, and the distant ones the threat line still beats. */
     uint16_t legal[BOARD_SIZE], far[BOARD_SIZE];
     for (int r = 0; r < BOARD_SIZE; r++) {
         unsigned ok = ~(unsigned)(b->line[0][DIR_E][r] | b->line[1][DIR_E][r]) & 0x7fffu;
         if (black)
-            for (unsigned t = ok & (wb.line4 ? 0x7fffu : wbr.a2[r]); t; t &= t - 1) {
+            for (unsigned t = ok & (wbr.a2[r] | wbr.m4[r]); t; t &= t - 1) {
                 int col = __builtin_ctz(t);
-                if (((wbr.a2[r] >> col & 1) || thr_forbid_line_screen(b, &wb, col, r)) &&
-                    rules_is_forbidden(b, point_make(col, r)))
+                if (rules_is_forbidden(b, point_make(col, r)))
                     ok &= ~(1u << col);
             }
         legal[r] = (uint16_t)ok;

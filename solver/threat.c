@@ -402,6 +402,7 @@ static inline uint64_t spread5(uint64_t x)
 void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w)
 {
     assert(min_stones >= 1 && min_stones <= 4);
+    w->c = c;
     memset(w->cov, 0, sizeof w->cov);
     memset(w->many, 0, sizeof w->many);
     uint8_t lines[NUM_DIRS * NUM_LINES];
@@ -426,11 +427,31 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w) { thr_windows_scan_min(b, c, 1, w); }
 
-void thr_windows_rows(const ThrWindows *w, ThrRows *out)
+/* Row and column of position pos of line idx in direction d. */
+static inline void line_cr(int d, int idx, int pos, int *col, int *row)
+{
+    *col = d == DIR_N ? idx : pos;
+    *row = d == DIR_E ? idx : d == DIR_N ? pos : d == DIR_NE ? pos - idx + BOARD_SIZE - 1 : idx - pos;
+}
+
+void thr_windows_rows(const Board *b, const ThrWindows *w, ThrRows *out)
 {
     uint16_t dirs[NUM_DIRS][BOARD_SIZE];
     memset(dirs, 0, sizeof dirs);
     memset(out->u3, 0, sizeof out->u3);
+    memset(out->m4, 0, sizeof out->m4);
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (uint32_t many = w->many[d]; many; many &= many - 1) {
+            int idx = __builtin_ctz(many);
+            unsigned line = b->line[w->c - 1][d][idx];
+            for (int pos = 0; pos < BOARD_SIZE; pos++)
+                if (thr_pop16((line << 5 >> pos) & 0x7ffu) >= 4) { /* positions pos-5 .. pos+5 */
+                    int col, row;
+                    line_cr(d, idx, pos, &col, &row);
+                    if (col >= 0 && col < BOARD_SIZE && row >= 0 && row < BOARD_SIZE)
+                        out->m4[row] |= (uint16_t)(1u << col);
+                }
+        }
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
             uint64_t cv = w->cov[d][idx];
@@ -443,9 +464,8 @@ void thr_windows_rows(const ThrWindows *w, ThrRows *out)
                 continue;
             }
             for (; two; two &= two - 1) {
-                int pos = __builtin_ctz(two);
-                int col = d == DIR_N ? idx : pos;
-                int row = d == DIR_N ? pos : d == DIR_NE ? pos - idx + BOARD_SIZE - 1 : idx - pos;
+                int pos = __builtin_ctz(two), col, row;
+                line_cr(d, idx, pos, &col, &row);
                 dirs[d][row] |= (uint16_t)(1u << col);
                 if (three >> pos & 1)
                     out->u3[row] |= (uint16_t)(1u << col);

@@ -174,6 +174,7 @@ typedef struct {
     uint64_t cov[NUM_DIRS][NUM_LINES];
     uint32_t many[NUM_DIRS]; /* bit idx: line idx holds four or more c stones */
     bool line4;              /* some line does */
+    Color c;                 /* the colour scanned */
 } ThrWindows;
 
 void thr_windows_scan(const Board *b, Color c, ThrWindows *w);
@@ -218,14 +219,15 @@ bool thr_forbid_screen(const Board *b, const ThrWindows *wb, Point p);
 /*
  * The same facts as row masks (bit col of row r is point (col, r); occupied
  * points are meaningless): u2 / u3 = some direction's best window holds two /
- * three or more c stones, a2 = two or more directions hold two or more (so,
- * for c black, a2 is the two-direction part of thr_forbid_screen()).
+ * three or more c stones, a2 = two or more directions hold two or more, m4 =
+ * some line through the point has four or more c stones within five points
+ * of it.  For c black, a2 | m4 is thr_forbid_screen().  b: the board scanned.
  */
 typedef struct {
-    uint16_t u2[BOARD_SIZE], u3[BOARD_SIZE], a2[BOARD_SIZE];
+    uint16_t u2[BOARD_SIZE], u3[BOARD_SIZE], a2[BOARD_SIZE], m4[BOARD_SIZE];
 } ThrRows;
 
-void thr_windows_rows(const ThrWindows *w, ThrRows *out);
+void thr_windows_rows(const Board *b, const ThrWindows *w, ThrRows *out);
 
 /* The single-line part of thr_forbid_screen(): some line through p with four other black stones within five points. */
 static inline bool thr_forbid_line_screen(const Board *b, const ThrWindows *wb, int col, int row)

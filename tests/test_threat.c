@@ -115,9 +115,9 @@ static void test_window_max(void **state)
             ThrWindows w, w2;
             ThrRows wr, wr2;
             thr_windows_scan(&b, c, &w);
-            thr_windows_rows(&w, &wr);
+            thr_windows_rows(&b, &w, &wr);
             thr_windows_scan_min(&b, c, 2, &w2); /* levels 2 and up only: the same row masks */
-            thr_windows_rows(&w2, &wr2);
+            thr_windows_rows(&b, &w2, &wr2);
             assert_memory_equal(&wr, &wr2, sizeof wr);
             assert_memory_equal(w.many, w2.many, sizeof w.many);
             assert_int_equal(w.line4, w2.line4);
@@ -136,6 +136,8 @@ static void test_window_max(void **state)
                 assert_int_equal(wr.u2[row] >> col & 1, rw >= 2);
                 assert_int_equal(wr.u3[row] >> col & 1, rw >= 3);
                 assert_int_equal(wr.a2[row] >> col & 1, rn >= 2);
+                if (c == BLACK) /* the row masks make up black's forbidden screen */
+                    assert_int_equal((wr.a2[row] | wr.m4[row]) >> col & 1, thr_forbid_screen(&b, &w, (Point)p));
                 fours += rw == 4;
                 checked++;
                 if (c == BLACK && rs == RULE_RENJU && rules_is_forbidden(&b, (Point)p)) {
