@@ -34,6 +34,7 @@ struct Dfpn {
     double t0, deadline;    /* deadline 0: none */
     Color attacker;
     Key root_key;
+    _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
 };
 
 
@@ -122,9 +123,9 @@ static bool should_stop(const Worker *w)
 static void report_progress(Worker *w, double t)
 {
     Dfpn *s = w->s;
-    TTData e = { 1, 1, POINT_NONE, 0, false };
-    tt_probe(&s->tt, s->root_key, &e);
-    DfpnProgress p = { atomic_load(&s->nodes), t - s->t0, e.pn, e.dn, tt_fill_permille(&s->tt) };
+    /* From the solver, not the TT: a long search may replace the root's unsolved entry. */
+    uint64_t rn = atomic_load_explicit(&s->root_numbers, memory_order_relaxed);
+    DfpnProgress p = { atomic_load(&s->nodes), t - s->t0, (ProofNum)(rn >> 32), (ProofNum)rn, tt_fill_permille(&s->tt) };
     s->cfg.progress(s->cfg.progress_ctx, &p);
 }
 
@@ -364,6 +365,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
             tt_store(&s->tt, key, &rt);
+            atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
         ProofNum c_thdelta = d2 < thphi ? (ProofNum)d2 : thphi;
@@ -405,6 +407,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
     tt_store(&s->tt, key, &t);
+    if (depth == 0)
+        atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
 
 static void worker_done(Worker *w)
@@ -534,6 +538,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     memset(res, 0, sizeof *res);
     s->attacker = s->cfg.attacker == EMPTY ? b->to_move : s->cfg.attacker;
     s->root_key = dfpn_tt_key(b, s->attacker);
+    atomic_store(&s->root_numbers, UINT64_C(1) << 32 | 1);
     atomic_store(&s->stop_internal, false);
     atomic_store(&s->interrupted, false);
     atomic_store(&s->nodes, 0);
