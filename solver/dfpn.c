@@ -575,6 +575,10 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         return atomic_load(&err);
     TTData e = { 1, 1, POINT_NONE, 0, false };
     bool found = tt_probe(&s->tt, s->root_key, &e);
+    if (!found) { /* an unsolved root entry replaced in a full table: the last numbers computed */
+        uint64_t rn = atomic_load(&s->root_numbers);
+        e.pn = (ProofNum)(rn >> 32), e.dn = (ProofNum)rn;
+    }
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
