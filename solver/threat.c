@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) int line_points(const Board *b, Col
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
     int n = 0;
-    uint8_t lines[NUM_DIRS * NUM_LINES];
+    uint8_t lines[BOARD_LINE_SLOTS];
     int nl = lines_with(b, c, need, lines);
     for (int k = 0; k < nl; k++) {
         int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
@@ -405,7 +405,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
     w->c = c;
     memset(w->cov, 0, sizeof w->cov);
     memset(w->many, 0, sizeof w->many);
-    uint8_t lines[NUM_DIRS * NUM_LINES];
+    uint8_t lines[BOARD_LINE_SLOTS];
     int nl = lines_with(b, c, min_stones, lines);
     for (int k = 0; k < nl; k++) {
         int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
