@@ -21,9 +21,9 @@
  *     When the attacker would win by VCF after a defender pass, that line is
  *     replayed after each defender move (vcf_line_holds, with an exact
  *     shortcut for distant moves, vcf_line_zone): the moves it still beats
- *     are proven children that are never searched (the leaf VCF re-finds
+ *     are left out of the child list (they are proven: the leaf VCF re-finds
  *     the win when a proof is extracted), so only the real defences count
- *     in the node's proof number.
+ *     in the node's proof number; with none left the node is proven.
  * A proof therefore never depends on a guess.  A DISPROOF found with
  * candidate moves only says "no win among the candidates": the result is
  * RESULT_DISPROVEN only when the disproof is exact (every legal attacker
