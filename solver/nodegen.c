@@ -166,9 +166,9 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     thr_windows_scan_min(b, att, 2, &wm);
     thr_windows_rows(b, &wm, &wr);
     for (int r = 0; r < BOARD_SIZE; r++) {
-        unsigned todo = full ? 0x7fffu : near[r];
-        for (; todo; todo &= todo - 1) {
-            int col = __builtin_ctz(todo);
+        unsigned cand = full ? 0x7fffu : near[r];
+        for (; cand; cand &= cand - 1) {
+            int col = __builtin_ctz(cand);
             Point p = point_make(col, r);
             if (board_at(b, p) != EMPTY)
                 continue;

@@ -22,6 +22,18 @@ static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_
     *blk = (uint16_t)(b->line[2 - c][dir][idx] | (uint16_t)~line_valid(dir, idx));
 }
 
+/* Bit-sliced sum of own's five shifted copies: bit s of t0 + 2*t1 + 4*t2 counts own stones in s..s+4. */
+static inline void window_sums(unsigned own, unsigned *t0, unsigned *t1, unsigned *t2)
+{
+    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
+    unsigned s2 = d ^ e, k2 = d & e;
+    unsigned kc = s1 & s2;
+    *t0 = s1 ^ s2;
+    *t1 = k1 ^ k2 ^ kc;
+    *t2 = (k1 & k2) | (kc & (k1 ^ k2));
+}
+
 /*
  * Window classification of one line, bit-parallel over the 11 window starts:
  * bit s of the result is set when the five-window s..s+4 holds exactly `k`
@@ -30,12 +42,8 @@ static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_
  */
 static inline unsigned line_windows(unsigned own, unsigned blk, bool exact, int k)
 {
-    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
-    /* Bit-sliced sum of five shifted copies: t0 + 2*t1 + 4*t2. */
-    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
-    unsigned s2 = d ^ e, k2 = d & e;
-    unsigned t0 = s1 ^ s2, kc = s1 & s2;
-    unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+    unsigned t0, t1, t2;
+    window_sums(own, &t0, &t1, &t2);
     unsigned eq = k == 4 ? (t2 & ~t1 & ~t0) : k == 3 ? (~t2 & t1 & t0) : 0;
     unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4);
     unsigned m = eq & nb & 0x7ffu;
@@ -377,11 +385,8 @@ int thr_potential(const Board *b, Point p, Color c)
  */
 static inline int window_best(unsigned own, unsigned blk)
 {
-    unsigned a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
-    unsigned s1 = a ^ b ^ c, k1 = (a & b) | (c & (a ^ b));
-    unsigned s2 = d ^ e, k2 = d & e;
-    unsigned t0 = s1 ^ s2, kc = s1 & s2;
-    unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+    unsigned t0, t1, t2;
+    window_sums(own, &t0, &t1, &t2);
     unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x1fu;
     if (t2 & nb)
         return 4; /* the centre is empty: at most four */
@@ -413,11 +418,8 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
         w->many[d] |= (uint32_t)(thr_pop16(own) >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
         unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~line_valid(d, idx) | 0xffff0000u;
-        unsigned a = own, bb = own >> 1, cc = own >> 2, dd = own >> 3, e = own >> 4;
-        unsigned s1 = a ^ bb ^ cc, k1 = (a & bb) | (cc & (a ^ bb));
-        unsigned s2 = dd ^ e, k2 = dd & e;
-        unsigned t0 = s1 ^ s2, kc = s1 & s2;
-        unsigned t1 = k1 ^ k2 ^ kc, t2 = (k1 & k2) | (kc & (k1 ^ k2));
+        unsigned t0, t1, t2;
+        window_sums(own, &t0, &t1, &t2);
         unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;
         unsigned ge4 = t2 & nb, ge3 = (t2 | (t1 & t0)) & nb, ge2 = (t2 | t1) & nb, ge1 = (t2 | t1 | t0) & nb;
         w->cov[d][idx] = spread5(ge1) | spread5(ge2) << 16 | spread5(ge3) << 32 | spread5(ge4) << 48;
