@@ -4,14 +4,15 @@
 # otherwise idle machine.  Prints one line per position and thread count,
 # then per thread count: total time, total work, the busiest thread's work,
 # and the geometric mean of the per-position speedup over the first count.
-# Default: results/bench-positions.txt with 1 and 2 threads.
+# Default: results/bench-positions.txt with 1 and 2 threads.  RENJU names
+# another binary to time (default build/renju).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 list="${1:-results/bench-positions.txt}"
 shift || true
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 2)
-bin=build/renju
+bin="${RENJU:-build/renju}"
 [ -x "$bin" ] || bash scripts/build.sh >/dev/null
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

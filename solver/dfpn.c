@@ -2,6 +2,7 @@
 #include "dfpn.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,6 +36,11 @@ struct Dfpn {
     Color attacker;
     Key root_key;
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
+    /* Growing the TT (see park()): */
+    atomic_bool grow_req;  /* a thread found the TT more than half full */
+    atomic_bool growing;   /* a thread is growing it */
+    _Atomic int running;   /* threads that may still touch the TT in this solve */
+    _Atomic int parked;    /* threads waiting in park() */
 };
 
 
@@ -61,6 +67,7 @@ typedef struct {
     int tid;
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
     uint64_t dfpn_nodes; /* MID calls */
+    uint64_t tt_new;     /* TT slots this thread's stores filled, not yet counted */
     bool halt;
     double next_progress;
     Children *stack; /* one per depth below the search root */
@@ -129,6 +136,14 @@ static void report_progress(Worker *w, double t)
     s->cfg.progress(s->cfg.progress_ctx, &p);
 }
 
+/* Count the TT slots w's stores filled; ask for growth when the table is half full. */
+static void flush_tt_count(Worker *w)
+{
+    if (w->tt_new && tt_add_used(&w->s->tt, w->tt_new))
+        atomic_store(&w->s->grow_req, true);
+    w->tt_new = 0;
+}
+
 /*
  * Count n units of work (a df-pn node is one, each leaf VCF/VCT node one);
  * every FLUSH_EVERY units publish the count and check the budgets.
@@ -147,6 +162,7 @@ static void count_work(Worker *w, uint64_t n)
         return;
     uint64_t total = atomic_fetch_add(&s->nodes, w->unflushed) + w->unflushed;
     w->unflushed = 0;
+    flush_tt_count(w);
     if (s->node_limit && total >= s->node_limit)
         atomic_store(&s->stop_internal, true);
     if (s->cfg.stop && atomic_load(s->cfg.stop))
@@ -160,6 +176,41 @@ static void count_work(Worker *w, uint64_t n)
             report_progress(w, t);
         }
     }
+}
+
+/*
+ * Grow the TT when asked: a thread at a safe point (between TT accesses; it
+ * holds copies of entries, never pointers) waits here until every thread
+ * still in the solve has arrived, then one of them doubles the table while
+ * the others wait.  A thread that leaves the solve stops counting as running,
+ * so the rest never wait for it.  With one thread this grows at once, at a
+ * point fixed by the node count: the search stays deterministic.
+ */
+static void park(Worker *w)
+{
+    Dfpn *s = w->s;
+    atomic_fetch_add(&s->parked, 1);
+    while (atomic_load(&s->grow_req)) {
+        bool idle = false;
+        if (atomic_load(&s->parked) == atomic_load(&s->running) &&
+            atomic_compare_exchange_strong(&s->growing, &idle, true)) {
+            if (atomic_load(&s->grow_req)) /* not already done by another thread */
+                tt_grow(&s->tt);
+            atomic_store(&s->grow_req, false);
+            atomic_store(&s->growing, false);
+            break;
+        }
+        sched_yield();
+    }
+    atomic_fetch_sub(&s->parked, 1);
+}
+
+static inline void tt_put(Worker *w, Key key, const TTData *d)
+{
+    TTStoreResult r = tt_store(&w->s->tt, key, d);
+    w->tt_new += r == TT_FILLED;
+    if (r == TT_EVICTED_SOLVED && w->s->tt.nbuckets < w->s->tt.max_buckets)
+        atomic_store(&w->s->grow_req, true);
 }
 
 static inline unsigned busy_index(Key k) { return (unsigned)(k >> (64 - BUSY_BITS)); }
@@ -193,6 +244,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Color att = s->attacker;
     bool is_or = b->to_move == att;
     Key key = dfpn_tt_key(b, att);
+    if (atomic_load_explicit(&s->grow_req, memory_order_relaxed))
+        park(w);
     uint64_t start = w->nodes;
     w->dfpn_nodes++;
     count_work(w, 1);
@@ -225,7 +278,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
-        tt_store(&s->tt, key, &t);
+        tt_put(w, key, &t);
         if (multi)
             atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
         return;
@@ -364,7 +417,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
-            tt_store(&s->tt, key, &rt);
+            tt_put(w, key, &rt);
             atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
@@ -406,7 +459,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
-    tt_store(&s->tt, key, &t);
+    tt_put(w, key, &t);
     if (depth == 0)
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
@@ -441,6 +494,8 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
 
 static void worker_flush(Worker *w)
 {
+    /* First: the count adds below publish it to the thread that reads the totals. */
+    flush_tt_count(w); /* a growth asked for now happens at the next solve's first node */
     atomic_fetch_add(&w->s->nodes, w->unflushed);
     atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
     w->unflushed = 0;
@@ -506,7 +561,11 @@ void dfpn_free(Dfpn *s)
     free(s);
 }
 
-void dfpn_clear(Dfpn *s) { tt_clear(&s->tt); }
+void dfpn_clear(Dfpn *s)
+{
+    tt_clear(&s->tt);
+    atomic_store(&s->grow_req, false);
+}
 
 void dfpn_request_stop(Dfpn *s) { atomic_store(&s->stop_internal, true); }
 
@@ -549,11 +608,14 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     int nthreads = s->cfg.threads;
     _Atomic int err = 0;
     _Atomic uint64_t max_thread_nodes = 0;
+    atomic_store(&s->running, nthreads);
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
             atomic_store(&err, RJ_ENOMEM);
+            atomic_store(&s->stop_internal, true);
+            atomic_fetch_sub(&s->running, 1);
         } else {
             w.next_progress = s->t0 + s->cfg.progress_interval;
             while (!should_stop(&w)) {
@@ -563,6 +625,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
                 mid(&w, 0, PN_INF, PN_INF);
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+            atomic_fetch_sub(&s->running, 1);       /* no more TT use: nobody waits for this thread */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
             uint64_t seen = atomic_load(&max_thread_nodes);
             while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
@@ -616,11 +679,13 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     w.limit = max_nodes ? max_nodes : 0;
     Key key = dfpn_tt_key(b, attacker);
     TTData e;
+    atomic_store(&s->running, 1);
     while (!should_stop(&w)) {
         if (tt_probe(&s->tt, key, &e) && (e.pn == 0 || e.dn == 0))
             break;
         mid(&w, 0, PN_INF, PN_INF);
     }
+    flush_tt_count(&w);
     worker_done(&w);
     s->attacker = saved;
     s->cfg.threads = saved_threads;

@@ -41,8 +41,10 @@ int tt_create(TT *tt, size_t mb)
     madvise(mem, alloc, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     tt->entries = (void *)mem;
-    tt->nbuckets = nb;
+    tt->max_buckets = nb;
+    tt->nbuckets = nb < TT_START_BYTES / 64 ? nb : TT_START_BYTES / 64;
     tt->bytes = alloc;
+    atomic_store(&tt->used, 0);
     return 0;
 }
 
@@ -55,8 +57,46 @@ void tt_free(TT *tt)
 
 void tt_clear(TT *tt)
 {
-    if (tt->entries)
-        memset(tt->entries, 0, tt->bytes);
+    if (!tt->entries)
+        return;
+    /* Only the buckets in use were ever written: the rest is still zero. */
+    memset(tt->entries, 0, (size_t)(tt->nbuckets * 64));
+    tt->nbuckets = tt->max_buckets < TT_START_BYTES / 64 ? tt->max_buckets : TT_START_BYTES / 64;
+    atomic_store(&tt->used, 0);
+}
+
+bool tt_add_used(TT *tt, uint64_t n)
+{
+    uint64_t used = atomic_fetch_add_explicit(&tt->used, n, memory_order_relaxed) + n;
+    return tt->nbuckets < tt->max_buckets && used * 4 > tt->nbuckets * TT_WAYS;
+}
+
+void tt_grow(TT *tt)
+{
+    uint64_t old = tt->nbuckets, nb = old * 2;
+    if (old >= tt->max_buckets)
+        return;
+    /*
+     * An entry of bucket b (= key mod old) belongs in b or b + old under the
+     * new mask; the upper bucket is fresh (zero) and receives at most the
+     * TT_WAYS entries that leave b, so nothing is lost.
+     */
+    for (uint64_t bi = 0; bi < old; bi++) {
+        TTEntry *src = &tt->entries[bi * TT_WAYS], *dst = &tt->entries[(bi + old) * TT_WAYS];
+        int k = 0;
+        for (int i = 0; i < TT_WAYS; i++) {
+            uint64_t data = atomic_load_explicit(&src[i].data, memory_order_relaxed);
+            uint64_t lock = atomic_load_explicit(&src[i].lock, memory_order_relaxed);
+            if (!(data >> 63) || (((lock ^ data) & (nb - 1)) == bi))
+                continue;
+            atomic_store_explicit(&dst[k].data, data, memory_order_relaxed);
+            atomic_store_explicit(&dst[k].lock, lock, memory_order_relaxed);
+            k++;
+            atomic_store_explicit(&src[i].data, 0, memory_order_relaxed);
+            atomic_store_explicit(&src[i].lock, 0, memory_order_relaxed);
+        }
+    }
+    tt->nbuckets = nb;
 }
 
 enum {
@@ -120,7 +160,7 @@ static unsigned priority(uint64_t data)
     return solved ? 128 + work : work;
 }
 
-void tt_store(TT *tt, Key key, const TTData *d)
+TTStoreResult tt_store(TT *tt, Key key, const TTData *d)
 {
     TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
     uint64_t data = pack(d);
@@ -132,9 +172,10 @@ void tt_store(TT *tt, Key key, const TTData *d)
         if ((ol ^ od) == key && (od >> SH_USED)) {
             /* Never overwrite a solved result with a stale unsolved one (another thread). */
             if (priority(od) >= 128 && priority(data) < 128)
-                return;
-            victim = i;
-            break;
+                return TT_KEPT;
+            atomic_store_explicit(&b[i].data, data, memory_order_relaxed);
+            atomic_store_explicit(&b[i].lock, key ^ data, memory_order_relaxed);
+            return TT_KEPT;
         }
         unsigned pr = priority(od);
         if (pr < low) {
@@ -144,13 +185,11 @@ void tt_store(TT *tt, Key key, const TTData *d)
     }
     atomic_store_explicit(&b[victim].data, data, memory_order_relaxed);
     atomic_store_explicit(&b[victim].lock, key ^ data, memory_order_relaxed);
+    return low == 0 ? TT_FILLED : low >= 128 ? TT_EVICTED_SOLVED : TT_EVICTED;
 }
 
 int tt_fill_permille(const TT *tt)
 {
-    uint64_t n = tt->nbuckets < 1024 ? tt->nbuckets : 1024, used = 0;
-    for (uint64_t i = 0; i < n; i++)
-        for (int j = 0; j < TT_WAYS; j++)
-            used += atomic_load_explicit(&tt->entries[i * TT_WAYS + j].data, memory_order_relaxed) >> SH_USED;
-    return (int)(used * 1000 / (n * TT_WAYS));
+    uint64_t used = atomic_load_explicit(&tt->used, memory_order_relaxed), cap = tt->max_buckets * TT_WAYS;
+    return (int)(used >= cap ? 1000 : used * 1000 / cap);
 }

@@ -30,8 +30,19 @@
  * dn zero) rank above every unsolved one, so proven and disproven results are
  * kept preferentially.
  *
- * Thread safety: tt_probe/tt_store/tt_prefetch are safe from any number of
- * threads at once; tt_create/tt_free/tt_clear are not.
+ * Growth: the table starts small (TT_START_BYTES, or the cap when that is
+ * smaller) and doubles up to the cap given to tt_create when more than a
+ * quarter of its slots are in use (then fewer than 0.4% of buckets overflow)
+ * or a store had to evict a solved entry, so a short search does not pay the
+ * kernel for zeroing (first touch of) a big table.  Its memory is reserved
+ * at the cap and touched as it grows; doubling splits bucket b into b and
+ * b + the old bucket count, so every entry is kept (tt_grow).  The caller
+ * counts the slots its stores fill (tt_store's return value) with
+ * tt_add_used, which says when to grow.
+ *
+ * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used are safe from any
+ * number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not (no
+ * other thread may use the table meanwhile: the search parks its threads).
  */
 #ifndef RJ_TT_H
 #define RJ_TT_H
@@ -44,7 +55,8 @@ enum {
     TT_PN_BITS = 24,
     TT_PN_INF = (1 << TT_PN_BITS) - 1, /* stored PN_INF */
     TT_PN_MAX = TT_PN_INF - 1,          /* largest finite stored value */
-    TT_WAYS = 4                         /* entries per bucket */
+    TT_WAYS = 4,                        /* entries per bucket */
+    TT_START_BYTES = 2 << 20            /* a new or cleared table's size: one huge page */
 };
 
 typedef struct {
@@ -63,14 +75,17 @@ typedef struct {
 } TTData;
 
 typedef struct {
-    TTEntry *entries;   /* 2 MiB aligned */
-    uint64_t nbuckets;  /* a power of two */
-    size_t bytes;       /* allocation size */
+    TTEntry *entries;      /* 2 MiB aligned, max_buckets reserved */
+    uint64_t nbuckets;     /* buckets in use now: a power of two <= max_buckets */
+    uint64_t max_buckets;  /* the cap: a power of two */
+    size_t bytes;          /* allocation size */
+    _Atomic uint64_t used; /* slots in use, as counted by tt_add_used */
 } TT;
 
 /*
- * Allocate a table of at most mb MiB (rounded down to a power of two of
- * buckets, at least 1 MiB), zeroed, 2 MiB aligned, with huge pages requested.
+ * Reserve a table of at most mb MiB (rounded down to a power of two of
+ * buckets, at least 1 MiB), zeroed, 2 MiB aligned, with huge pages requested;
+ * it starts at min(TT_START_BYTES, cap) and grows with tt_grow.
  * Returns 0 or RJ_ENOMEM / RJ_EBADARG (mb < 1).
  */
 int tt_create(TT *tt, size_t mb);
@@ -78,8 +93,17 @@ int tt_create(TT *tt, size_t mb);
 /* Free the table (safe on a zeroed TT). */
 void tt_free(TT *tt);
 
-/* Empty every entry. */
+/* Empty every entry and shrink back to the starting size. */
 void tt_clear(TT *tt);
+
+/*
+ * Count n more slots in use (stores that returned TT_FILLED); true when the
+ * table is more than a quarter full and below its cap, i.e. tt_grow is due.
+ */
+bool tt_add_used(TT *tt, uint64_t n);
+
+/* Double the table (no-op at the cap), moving the entries whose bucket changes. */
+void tt_grow(TT *tt);
 
 /* Prefetch the bucket of key (a hint; no effect on results). */
 static inline void tt_prefetch(const TT *tt, Key key)
@@ -90,13 +114,21 @@ static inline void tt_prefetch(const TT *tt, Key key)
 /* Look key up: true and *out filled when present (a torn entry is absent). */
 bool tt_probe(const TT *tt, Key key, TTData *out);
 
+/* What a store did (for growth: see the header comment). */
+typedef enum {
+    TT_KEPT,           /* the key's own entry was overwritten (or a solved one kept) */
+    TT_FILLED,         /* an empty slot was filled */
+    TT_EVICTED,        /* an unsolved entry of another key was replaced */
+    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced: grow if below the cap */
+} TTStoreResult;
+
 /*
  * Store d for key (pn/dn are saturated into the 24-bit fields; PN_INF stays
  * infinite).  Replacement policy in the header comment.
  */
-void tt_store(TT *tt, Key key, const TTData *d);
+TTStoreResult tt_store(TT *tt, Key key, const TTData *d);
 
-/* Permille of a sample of buckets' slots in use (cheap, approximate). */
+/* Permille of the cap's slots in use (as counted by tt_add_used). */
 int tt_fill_permille(const TT *tt);
 
 /* log2 bucket of a node count, for TTData.work (0 for 0 or 1 node, at most 63). */

@@ -31,6 +31,7 @@ typedef struct {
     DfpnResult r;
     uint64_t proof_nodes;
     uint32_t proof_depth;
+    uint64_t tt_buckets; /* the TT's size after the solve */
 } Solved;
 
 /* Solve b; when proven, extract the proof and check it independently. */
@@ -41,6 +42,7 @@ static Solved solve_cfg(const Board *b, const DfpnConfig *cfg)
     memset(&out, 0, sizeof out);
     assert_int_equal(dfpn_create(&s, cfg), 0);
     assert_int_equal(dfpn_solve(s, b, &out.r), 0);
+    out.tt_buckets = dfpn_tt(s)->nbuckets;
     if (out.r.result == RESULT_PROVEN) {
         ProofWriter w = { 0 };
         ExtractStats es;
@@ -271,6 +273,33 @@ static void test_determinism_and_threads(void **state)
     assert_true(q.proof_nodes >= 10);
 }
 
+/*
+ * The TT grows while the search runs (the 2-thread park-and-grow path and the
+ * 1-thread one): the proofs still pass the checker, and one thread stays
+ * deterministic across growths.
+ */
+static void test_tt_growth(void **state)
+{
+    (void)state;
+    Board b;
+    parse("h8 i9 i7 i8 g7 f11", EMPTY, &b);
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = BLACK;
+    cfg.tt_mb = 64;
+    cfg.max_nodes = 20000000;
+    Solved one = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
+    assert_int_equal(one.r.result, RESULT_PROVEN);
+    assert_true(one.tt_buckets >= 2 * (TT_START_BYTES / 64));
+    assert_int_equal(one.r.nodes, again.r.nodes);
+    assert_int_equal(one.proof_nodes, again.proof_nodes);
+    cfg.threads = 2;
+    Solved two = solve_cfg(&b, &cfg);
+    assert_int_equal(two.r.result, RESULT_PROVEN);
+    assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / 64));
+    assert_true(two.tt_buckets <= (uint64_t)64 << 14);
+}
+
 /* dfpn_set_config keeps the TT for the same rules and size and refuses anything else. */
 static void test_set_config(void **state)
 {
@@ -331,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_minimax_agreement),
         cmocka_unit_test(test_determinism_and_threads),
         cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_set_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

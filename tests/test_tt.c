@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "tt.h"
@@ -101,6 +102,100 @@ static void test_torn_entry(void **state)
     tt_free(&tt);
 }
 
+static uint64_t mix(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* The data a test key is stored with (derived from the key, so it can be checked). */
+static TTData data_of(uint64_t k)
+{
+    return (TTData){ (ProofNum)(k & 0xffff) + 1, (ProofNum)((k >> 16) & 0xffff) + 1, (Point)(k >> 40), (uint8_t)((k >> 48) & 63),
+                     (k >> 60) & 1 };
+}
+
+/*
+ * Growth: a table starts at TT_START_BYTES, asks to grow exactly when more
+ * than half its slots are in use, and doubling keeps every entry (same
+ * data) and invents none; clearing shrinks it back and leaves nothing behind.
+ */
+static void test_growth(void **state)
+{
+    (void)state;
+    TT tt;
+    assert_int_equal(tt_create(&tt, 16), 0);
+    const uint64_t start = TT_START_BYTES / 64;
+    assert_int_equal(tt.nbuckets, start);
+    assert_int_equal(tt.max_buckets, (uint64_t)16 << 14);
+    enum { N = 400000 };
+    uint64_t *keys = malloc(N * sizeof *keys);
+    assert_non_null(keys);
+    uint64_t seed = 1, filled = 0;
+    int grows = 0;
+    for (int n = 0; n < N; n++) {
+        keys[n] = mix(&seed);
+        TTData d = data_of(keys[n]);
+        bool fills = tt_store(&tt, keys[n], &d) == TT_FILLED;
+        filled += fills;
+        uint64_t slots = tt.nbuckets * TT_WAYS;
+        bool due = tt_add_used(&tt, fills);
+        assert_int_equal(due, tt.nbuckets < tt.max_buckets && filled * 4 > slots);
+        if (!due)
+            continue;
+        /* Every key present before the growth is present after it, with its data. */
+        bool *had = calloc(N, 1);
+        assert_non_null(had);
+        TTData r;
+        for (int i = 0; i <= n; i++)
+            had[i] = tt_probe(&tt, keys[i], &r);
+        tt_grow(&tt);
+        grows++;
+        assert_int_equal(tt.nbuckets, 2 * slots / TT_WAYS);
+        int kept = 0;
+        for (int i = 0; i <= n; i++) {
+            bool now = tt_probe(&tt, keys[i], &r);
+            assert_int_equal(now, had[i]);
+            if (now) {
+                TTData d2 = data_of(keys[i]);
+                assert_int_equal(r.pn, d2.pn);
+                assert_int_equal(r.dn, d2.dn);
+                assert_int_equal(r.best, d2.best);
+                assert_int_equal(r.work, d2.work);
+                assert_int_equal(r.exact, d2.exact);
+                kept++;
+            }
+        }
+        assert_true(kept > n * 9 / 10); /* at a quarter load few keys were ever evicted */
+        free(had);
+    }
+    assert_int_equal(grows, 3); /* 2 MiB -> 4 -> 8 -> 16 MiB, the cap */
+    assert_int_equal(tt.nbuckets, tt.max_buckets);
+    assert_int_equal(tt_fill_permille(&tt), (int)(filled * 1000 / (tt.max_buckets * TT_WAYS)));
+    tt_grow(&tt); /* at the cap: no-op */
+    assert_int_equal(tt.nbuckets, tt.max_buckets);
+    /* Cleared: back to the start size, and no key comes back when it grows again. */
+    tt_clear(&tt);
+    assert_int_equal(tt.nbuckets, start);
+    assert_int_equal(tt_fill_permille(&tt), 0);
+    tt_grow(&tt);
+    tt_grow(&tt);
+    tt_grow(&tt);
+    TTData r;
+    for (int i = 0; i < N; i += 7)
+        assert_false(tt_probe(&tt, keys[i], &r));
+    free(keys);
+    tt_free(&tt);
+    /* A cap below the start size: the whole table from the start, never growing. */
+    assert_int_equal(tt_create(&tt, 1), 0);
+    assert_int_equal(tt.nbuckets, (uint64_t)1 << 14);
+    assert_int_equal(tt.max_buckets, tt.nbuckets);
+    assert_false(tt_add_used(&tt, 1u << 16));
+    tt_free(&tt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_replacement),
         cmocka_unit_test(test_torn_entry),
+        cmocka_unit_test(test_growth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
