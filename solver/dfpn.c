@@ -209,7 +209,7 @@ static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = tt_store(&w->s->tt, key, d);
     w->tt_new += r == TT_FILLED;
-    if (r == TT_EVICTED_SOLVED && w->s->tt.nbuckets < w->s->tt.max_buckets)
+    if (r >= TT_EVICTED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* lossless below the cap */
         atomic_store(&w->s->grow_req, true);
 }
 

@@ -32,9 +32,12 @@
  *
  * Growth: the table starts small (TT_START_BYTES, or the cap when that is
  * smaller) and doubles up to the cap given to tt_create when more than a
- * quarter of its slots are in use (then fewer than 0.4% of buckets overflow)
- * or a store had to evict a solved entry, so a short search does not pay the
- * kernel for zeroing (first touch of) a big table.  Its memory is reserved
+ * quarter of its slots are in use or a store had to evict an entry of
+ * another key, so a short search does not pay the kernel for zeroing (first
+ * touch of) a big table, and below the cap the table keeps what a table of
+ * the cap would keep: a 1-thread search is the same as with the whole table
+ * from the start (same `renju bench` signature), except for the rare entry
+ * whose eviction asked for the growth.  Its memory is reserved
  * at the cap and touched as it grows; doubling splits bucket b into b and
  * b + the old bucket count, so every entry is kept (tt_grow).  The caller
  * counts the slots its stores fill (tt_store's return value) with
@@ -118,8 +121,8 @@ bool tt_probe(const TT *tt, Key key, TTData *out);
 typedef enum {
     TT_KEPT,           /* the key's own entry was overwritten (or a solved one kept) */
     TT_FILLED,         /* an empty slot was filled */
-    TT_EVICTED,        /* an unsolved entry of another key was replaced */
-    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced: grow if below the cap */
+    TT_EVICTED,        /* an unsolved entry of another key was replaced (grow if below the cap) */
+    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced */
 } TTStoreResult;
 
 /*

@@ -293,9 +293,14 @@ static void test_tt_growth(void **state)
     assert_true(one.tt_buckets >= 2 * (TT_START_BYTES / 64));
     assert_int_equal(one.r.nodes, again.r.nodes);
     assert_int_equal(one.proof_nodes, again.proof_nodes);
+    /*
+     * Two threads: the work is not deterministic and has a heavy tail
+     * (results/solver-bench.md: some runs take 10x the usual work), so a run
+     * may stop at the node budget; when it proves, solve_cfg checks the proof.
+     */
     cfg.threads = 2;
     Solved two = solve_cfg(&b, &cfg);
-    assert_int_equal(two.r.result, RESULT_PROVEN);
+    assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
     assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / 64));
     assert_true(two.tt_buckets <= (uint64_t)64 << 14);
 }

@@ -63,23 +63,35 @@ static void test_replacement(void **state)
     uint64_t nb = tt.nbuckets;
     /* Fill one bucket: a solved entry with little work, three unsolved with more. */
     TTData solved = { 0, PN_INF, 5, 1, false }, r;
-    tt_store(&tt, 7, &solved);
+    assert_int_equal(tt_store(&tt, 7, &solved), TT_FILLED);
     for (int i = 1; i < TT_WAYS; i++) {
         TTData d = { 3, 3, 0, (uint8_t)(10 + i), false };
-        tt_store(&tt, 7 + i * nb, &d);
+        assert_int_equal(tt_store(&tt, 7 + i * nb, &d), TT_FILLED);
     }
     /* A new entry evicts the unsolved one with the least work, never the proof. */
     TTData d = { 2, 2, 0, 0, false };
-    tt_store(&tt, 7 + 9 * nb, &d);
+    assert_int_equal(tt_store(&tt, 7 + 9 * nb, &d), TT_EVICTED);
     assert_true(tt_probe(&tt, 7, &r));
     assert_false(tt_probe(&tt, 7 + 1 * nb, &r));
     assert_true(tt_probe(&tt, 7 + 2 * nb, &r));
     assert_true(tt_probe(&tt, 7 + 9 * nb, &r));
     /* A stale unsolved store does not overwrite a solved entry of the same key. */
     TTData stale = { 5, 5, 0, 20, false };
-    tt_store(&tt, 7, &stale);
+    assert_int_equal(tt_store(&tt, 7, &stale), TT_KEPT);
     assert_true(tt_probe(&tt, 7, &r));
     assert_int_equal(r.pn, 0);
+    /* A bucket of solved entries: a new key evicts the one with the least work. */
+    const uint64_t others[] = { 7 + 2 * nb, 7 + 3 * nb, 7 + 9 * nb };
+    for (int i = 0; i < 3; i++) {
+        TTData p = { 0, PN_INF, 0, (uint8_t)(30 + i), false };
+        assert_int_equal(tt_store(&tt, others[i], &p), TT_KEPT); /* its own entry, overwritten */
+    }
+    TTData p = { 0, PN_INF, 0, 40, false };
+    assert_int_equal(tt_store(&tt, 7 + 20 * nb, &p), TT_EVICTED_SOLVED);
+    assert_false(tt_probe(&tt, 7, &r)); /* work 1: the least */
+    assert_true(tt_probe(&tt, 7 + 20 * nb, &r));
+    for (int i = 0; i < 3; i++)
+        assert_true(tt_probe(&tt, others[i], &r));
     tt_free(&tt);
 }
 
