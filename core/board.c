@@ -31,6 +31,7 @@ void board_init(Board *b)
 static void put_stone(Board *b, Point p, Color c)
 {
     b->cell[p] = (uint8_t)c;
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d);
         b->line[c - 1][d][idx] |= (uint16_t)(1u << board_line_pos(p, d));
@@ -44,6 +45,7 @@ static void remove_stone(Board *b, Point p)
 {
     Color c = (Color)b->cell[p];
     b->cell[p] = EMPTY;
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d);
         b->line[c - 1][d][idx] &= (uint16_t)~(1u << board_line_pos(p, d));

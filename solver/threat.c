@@ -5,21 +5,26 @@
 
 #include "rules.h"
 
-/* Mask of the on-board positions of line idx in direction dir (bits 0..14). */
-static inline uint16_t line_valid(int dir, int idx)
-{
-    if (dir < 2)
-        return 0x7fff;
-    int lo = idx - (BOARD_SIZE - 1) > 0 ? idx - (BOARD_SIZE - 1) : 0;
-    int hi = idx < BOARD_SIZE - 1 ? idx : BOARD_SIZE - 1;
-    return (uint16_t)(((1u << (hi + 1)) - 1) & ~((1u << lo) - 1));
-}
+/*
+ * The off-board positions of each line as blocker bits (bits 0..14; bit 15
+ * is never read): rows and columns have none; a diagonal line idx covers
+ * positions max(0, idx - 14) .. min(idx, 14).
+ */
+#define DIAG_LO(i) ((i) > BOARD_SIZE - 1 ? (i) - (BOARD_SIZE - 1) : 0)
+#define DIAG_HI(i) ((i) < BOARD_SIZE - 1 ? (i) : BOARD_SIZE - 1)
+#define DIAG_OFF(i) ((uint16_t)~(((1u << (DIAG_HI(i) + 1)) - 1) & ~((1u << DIAG_LO(i)) - 1)))
+#define DIAG_OFF4(i) DIAG_OFF(i), DIAG_OFF(i + 1), DIAG_OFF(i + 2), DIAG_OFF(i + 3)
+static const uint16_t DIAG_OFFBOARD[32] = { DIAG_OFF4(0), DIAG_OFF4(4), DIAG_OFF4(8), DIAG_OFF4(12),
+                                            DIAG_OFF4(16), DIAG_OFF4(20), DIAG_OFF4(24), DIAG_OFF4(28) };
+_Static_assert(NUM_LINES <= 32, "diagonal table size");
+
+static inline uint16_t line_offboard(int dir, int idx) { return dir < 2 ? (uint16_t)0x8000u : DIAG_OFFBOARD[idx]; }
 
 /* Own stones and blockers (opponent stones, off-board positions) of one line. */
 static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_t *own, uint16_t *blk)
 {
     *own = b->line[c - 1][dir][idx];
-    *blk = (uint16_t)(b->line[2 - c][dir][idx] | (uint16_t)~line_valid(dir, idx));
+    *blk = (uint16_t)(b->line[2 - c][dir][idx] | line_offboard(dir, idx));
 }
 
 /* Bit-sliced sum of own's five shifted copies: bit s of t0 + 2*t1 + 4*t2 counts own stones in s..s+4. */
@@ -93,7 +98,7 @@ static int lines_with(const Board *b, Color c, int need, uint8_t *list)
     return n;
 }
 
-uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
+static inline uint16_t line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
 {
     if (lo < 0)
         lo = 0;
@@ -105,15 +110,21 @@ uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
     return window_empties(line_windows(own, blk, exact, 4) & range, own);
 }
 
+uint16_t thr_line_fives(uint16_t own, uint16_t blk, bool exact, int lo, int hi)
+{
+    return line_fives(own, blk, exact, lo, hi);
+}
+
 bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs)
 {
     assert(p < BOARD_POINTS && board_at(b, p) == EMPTY);
     bool exact = thr_exact(c, rs);
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        if (thr_line_fives(own, blk, exact, pos - 4, pos) & (1u << pos))
+        if (line_fives(own, blk, exact, pos - 4, pos) & (1u << pos))
             return true;
     }
     return false;
@@ -156,7 +167,7 @@ static inline __attribute__((always_inline)) int line_points(const Board *b, Col
         line_masks(b, c, d, idx, &own, &blk);
         unsigned e = 0;
         if (kind == LP_FIVES) {
-            e = thr_line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
+            e = line_fives(own, blk, exact, 0, BOARD_SIZE - 5);
         } else if (kind == LP_FOURS) {
             e = window_empties(line_windows(own, blk, exact, 3), own);
         } else {
@@ -185,13 +196,14 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
     assert(p < BOARD_POINTS && board_at(b, p) == EMPTY);
     bool exact = thr_exact(c, rs);
     int n = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
         if (thr_pop16(own) < 3)
             continue;
-        uint16_t f = thr_line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
+        uint16_t f = line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
         while (f) {
             int q = __builtin_ctz(f);
             f &= (uint16_t)(f - 1);
@@ -211,11 +223,12 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
     assert(p < BOARD_POINTS && board_at(b, p) == c);
     bool exact = thr_exact(c, rs);
     int n = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        uint16_t f = thr_line_fives(own, blk, exact, pos - 4, pos);
+        uint16_t f = line_fives(own, blk, exact, pos - 4, pos);
         while (f) {
             int q = __builtin_ctz(f);
             f &= (uint16_t)(f - 1);
@@ -341,7 +354,7 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
         uint16_t own2 = (uint16_t)(own | (1u << pos));
-        if (thr_line_fives(own2, blk, exact, pos - 4, pos))
+        if (line_fives(own2, blk, exact, pos - 4, pos))
             continue;
         for (int s = pos - 4; s <= pos; s++) {
             if (s < 0 || s > BOARD_SIZE - 5)
@@ -417,7 +430,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
         unsigned own = b->line[c - 1][d][idx];
         w->many[d] |= (uint32_t)(thr_pop16(own) >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
-        unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~line_valid(d, idx) | 0xffff0000u;
+        unsigned blk = (unsigned)b->line[2 - c][d][idx] | line_offboard(d, idx) | 0xffff0000u;
         unsigned t0, t1, t2;
         window_sums(own, &t0, &t1, &t2);
         unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;
