@@ -70,11 +70,23 @@ static inline uint16_t window_empties(unsigned m, unsigned own)
 }
 
 /*
- * The lines of colour c holding `need` (1..15) or more stones, as flat
- * indices dir * NUM_LINES + idx, in order; returns the count.  Eight lines at
+ * The lines of colour c holding `need` (1..15) or more stones, in order of
+ * their flat slots dir * NUM_LINES + idx, each as dir << 5 | idx (LINE_DIR,
+ * LINE_IDX: no division where they are read); returns the count.  Eight lines at
  * a time from the board's per-line stone counts (bytes 0..15: adding
  * 128 - need sets the top bit exactly when count >= need, with no carry).
  */
+#define SLOT_PACK(s) (uint8_t)(((s) / NUM_LINES) << 5 | ((s) % NUM_LINES))
+#define SLOT_PACK8(s) SLOT_PACK(s), SLOT_PACK(s + 1), SLOT_PACK(s + 2), SLOT_PACK(s + 3), \
+                      SLOT_PACK(s + 4), SLOT_PACK(s + 5), SLOT_PACK(s + 6), SLOT_PACK(s + 7)
+static const uint8_t SLOT_LINE[120] = { SLOT_PACK8(0), SLOT_PACK8(8), SLOT_PACK8(16), SLOT_PACK8(24),
+                                        SLOT_PACK8(32), SLOT_PACK8(40), SLOT_PACK8(48), SLOT_PACK8(56),
+                                        SLOT_PACK8(64), SLOT_PACK8(72), SLOT_PACK8(80), SLOT_PACK8(88),
+                                        SLOT_PACK8(96), SLOT_PACK8(104), SLOT_PACK8(112) };
+_Static_assert(BOARD_LINE_SLOTS == 120, "SLOT_LINE covers every slot");
+#define LINE_DIR(v) ((v) >> 5)
+#define LINE_IDX(v) ((v) & 31)
+
 static int lines_with(const Board *b, Color c, int need, uint8_t *list)
 {
     const uint8_t *cnt = b->count[c - 1];
@@ -87,13 +99,13 @@ static int lines_with(const Board *b, Color c, int need, uint8_t *list)
         uint64_t x;
         memcpy(&x, cnt + i, sizeof x);
         for (uint64_t hit = (x + add) & top; hit; hit &= hit - 1)
-            list[n++] = (uint8_t)(i + __builtin_ctzll(hit) / 8); /* byte k is bits 8k.. */
+            list[n++] = SLOT_LINE[i + __builtin_ctzll(hit) / 8]; /* byte k is bits 8k.. */
     }
 #else
     (void)add, (void)top;
     for (int i = 0; i < BOARD_LINE_SLOTS; i++)
         if (cnt[i] >= need)
-            list[n++] = (uint8_t)i;
+            list[n++] = SLOT_LINE[i];
 #endif
     return n;
 }
@@ -162,7 +174,7 @@ static inline __attribute__((always_inline)) int line_points(const Board *b, Col
     uint8_t lines[BOARD_LINE_SLOTS];
     int nl = lines_with(b, c, need, lines);
     for (int k = 0; k < nl; k++) {
-        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        int d = LINE_DIR(lines[k]), idx = LINE_IDX(lines[k]);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
         unsigned e = 0;
@@ -426,7 +438,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
     uint8_t lines[BOARD_LINE_SLOTS];
     int nl = lines_with(b, c, min_stones, lines);
     for (int k = 0; k < nl; k++) {
-        int d = lines[k] / NUM_LINES, idx = lines[k] % NUM_LINES;
+        int d = LINE_DIR(lines[k]), idx = LINE_IDX(lines[k]);
         unsigned own = b->line[c - 1][d][idx];
         w->many[d] |= (uint32_t)(thr_pop16(own) >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
