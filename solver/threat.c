@@ -134,6 +134,8 @@ bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        if (b->count[c - 1][d * NUM_LINES + idx] < 4) /* a five at p needs four c stones on its line */
+            continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
         if (line_fives(own, blk, exact, pos - 4, pos) & (1u << pos))
@@ -211,10 +213,10 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        if (b->count[c - 1][d * NUM_LINES + idx] < 3) /* with p, four c stones at least */
+            continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        if (thr_pop16(own) < 3)
-            continue;
         uint16_t f = line_fives((uint16_t)(own | (1u << pos)), blk, exact, pos - 4, pos);
         while (f) {
             int q = __builtin_ctz(f);
@@ -238,6 +240,8 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        if (b->count[c - 1][d * NUM_LINES + idx] < 4) /* a five point needs four c stones on the line */
+            continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
         uint16_t f = line_fives(own, blk, exact, pos - 4, pos);
@@ -440,7 +444,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
     for (int k = 0; k < nl; k++) {
         int d = LINE_DIR(lines[k]), idx = LINE_IDX(lines[k]);
         unsigned own = b->line[c - 1][d][idx];
-        w->many[d] |= (uint32_t)(thr_pop16(own) >= 4) << idx;
+        w->many[d] |= (uint32_t)(b->count[c - 1][d * NUM_LINES + idx] >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
         unsigned blk = (unsigned)b->line[2 - c][d][idx] | line_offboard(d, idx) | 0xffff0000u;
         unsigned t0, t1, t2;
