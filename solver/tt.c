@@ -188,6 +188,16 @@ TTStoreResult tt_store(TT *tt, Key key, const TTData *d)
     return low == 0 ? TT_FILLED : low >= 128 ? TT_EVICTED_SOLVED : TT_EVICTED;
 }
 
+void tt_grow_to_cap(TT *tt)
+{
+    if (atomic_load_explicit(&tt->used, memory_order_relaxed) == 0) {
+        tt->nbuckets = tt->max_buckets; /* nothing to move: the rest of the table is zero */
+        return;
+    }
+    while (tt->nbuckets < tt->max_buckets)
+        tt_grow(tt);
+}
+
 int tt_fill_permille(const TT *tt)
 {
     uint64_t used = atomic_load_explicit(&tt->used, memory_order_relaxed), cap = tt->max_buckets * TT_WAYS;

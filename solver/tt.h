@@ -41,7 +41,10 @@
  * at the cap and touched as it grows; doubling splits bucket b into b and
  * b + the old bucket count, so every entry is kept (tt_grow).  The caller
  * counts the slots its stores fill (tt_store's return value) with
- * tt_add_used, which says when to grow.
+ * tt_add_used, which says when to grow.  The search grows it only when it
+ * runs one thread: a parallel solve takes the whole table at once
+ * (tt_grow_to_cap), because 2-thread solves on a growing table did more
+ * work (results/solver-bench.md).
  *
  * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used are safe from any
  * number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not (no
@@ -107,6 +110,9 @@ bool tt_add_used(TT *tt, uint64_t n);
 
 /* Double the table (no-op at the cap), moving the entries whose bucket changes. */
 void tt_grow(TT *tt);
+
+/* Grow the table to its cap at once (cheap when it is empty). */
+void tt_grow_to_cap(TT *tt);
 
 /* Prefetch the bucket of key (a hint; no effect on results). */
 static inline void tt_prefetch(const TT *tt, Key key)
