@@ -198,6 +198,21 @@ static void test_growth(void **state)
     TTData r;
     for (int i = 0; i < N; i += 7)
         assert_false(tt_probe(&tt, keys[i], &r));
+    /* tt_grow_to_cap: an empty table takes its cap at once; a filled one keeps its entries. */
+    tt_clear(&tt);
+    tt_grow_to_cap(&tt);
+    assert_int_equal(tt.nbuckets, tt.max_buckets);
+    tt_clear(&tt);
+    for (int i = 0; i < 1000; i++) {
+        TTData d = data_of(keys[i]);
+        tt_add_used(&tt, tt_store(&tt, keys[i], &d) == TT_FILLED);
+    }
+    tt_grow_to_cap(&tt);
+    assert_int_equal(tt.nbuckets, tt.max_buckets);
+    for (int i = 0; i < 1000; i++) {
+        assert_true(tt_probe(&tt, keys[i], &r));
+        assert_int_equal(r.pn, data_of(keys[i]).pn);
+    }
     free(keys);
     tt_free(&tt);
     /* A cap below the start size: the whole table from the start, never growing. */
