@@ -385,22 +385,21 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
     return n;
 }
 
+static inline int window_best(unsigned own, unsigned blk);
+
 int thr_potential(const Board *b, Point p, Color c)
 {
+    assert(board_at(b, p) == EMPTY);
     int t = 0;
+#pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
-        int idx = board_line_index(p, d), pos = board_line_pos(p, d), best = 0;
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
-        for (int s = pos - 4; s <= pos; s++) {
-            if (s < 0 || s > BOARD_SIZE - 5)
-                continue;
-            unsigned w = 0x1fu << s;
-            int k = thr_pop16(own & w);
-            if (!(blk & w) && k > best)
-                best = k;
-        }
-        t += best;
+        /* Positions pos-4 .. pos+4 as bits 0..8; beyond the line counts as blocked. */
+        uint32_t o = ((uint32_t)own << 4) >> pos & 0x1ffu;
+        uint32_t k = (((uint32_t)blk << 4) | 0xfu | ~((1u << 19) - 1)) >> pos & 0x1ffu;
+        t += window_best(o, k);
     }
     return t;
 }

@@ -75,9 +75,9 @@ static void test_primitives_vs_rules(void **state)
 }
 
 /* Straight from the definition: the best clean five-window through empty p for c, per direction. */
-static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)
+static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo, int *sum)
 {
-    int mx = 0, two = 0;
+    int mx = 0, two = 0, total = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
         int best = 0;
         for (int s = -4; s <= 0; s++) {
@@ -96,12 +96,14 @@ static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntw
         }
         mx = best > mx ? best : mx;
         two += best >= 2;
+        total += best;
     }
     *wmax = mx;
     *ntwo = two;
+    *sum = total;
 }
 
-/* thr_window_max(), the whole-board thr_windows_scan() and its row masks agree with the definition; black's forbidden screen misses no forbidden point. */
+/* thr_window_max(), thr_potential(), the whole-board thr_windows_scan() and its row masks agree with the definition; black's forbidden screen misses no forbidden point. */
 static void test_window_max(void **state)
 {
     (void)state;
@@ -124,8 +126,9 @@ static void test_window_max(void **state)
             for (int p = 0; p < BOARD_POINTS; p++) {
                 if (board_at(&b, (Point)p) != EMPTY)
                     continue;
-                int rw, rn, tw, tn, sw, sn;
-                ref_window_max(&b, (Point)p, c, &rw, &rn);
+                int rw, rn, rsum, tw, tn, sw, sn;
+                ref_window_max(&b, (Point)p, c, &rw, &rn, &rsum);
+                assert_int_equal(thr_potential(&b, (Point)p, c), rsum);
                 thr_window_max(&b, (Point)p, c, &tw, &tn);
                 thr_windows_at(&w, (Point)p, &sw, &sn);
                 assert_int_equal(tw, rw);
