@@ -37,7 +37,7 @@ struct Dfpn {
     Key root_key;
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
     /* Growing the TT (see park()): */
-    atomic_bool grow_req;  /* a thread found the TT more than half full */
+    atomic_bool grow_req;  /* the TT is a quarter full or a store evicted an entry: grow it */
     atomic_bool growing;   /* a thread is growing it */
     _Atomic int running;   /* threads that may still touch the TT in this solve */
     _Atomic int parked;    /* threads waiting in park() */
@@ -136,7 +136,7 @@ static void report_progress(Worker *w, double t)
     s->cfg.progress(s->cfg.progress_ctx, &p);
 }
 
-/* Count the TT slots w's stores filled; ask for growth when the table is half full. */
+/* Count the TT slots w's stores filled; ask for growth when the table is a quarter full. */
 static void flush_tt_count(Worker *w)
 {
     if (w->tt_new && tt_add_used(&w->s->tt, w->tt_new))
