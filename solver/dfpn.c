@@ -2,7 +2,6 @@
 #include "dfpn.h"
 
 #include <omp.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,11 +35,8 @@ struct Dfpn {
     Color attacker;
     Key root_key;
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
-    /* Growing the TT (see park()): */
-    atomic_bool grow_req;  /* the TT is a quarter full or a store evicted an entry: grow it */
-    atomic_bool growing;   /* a thread is growing it */
-    _Atomic int running;   /* threads that may still touch the TT in this solve */
-    _Atomic int parked;    /* threads waiting in park() */
+    /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
+    atomic_bool grow_req;
 };
 
 
@@ -178,35 +174,6 @@ static void count_work(Worker *w, uint64_t n)
     }
 }
 
-/*
- * Grow the TT when asked: a thread at a safe point (between TT accesses; it
- * holds copies of entries, never pointers) waits here until every thread
- * still in the solve has arrived, then one of them doubles the table while
- * the others wait.  A thread that leaves the solve stops counting as running,
- * so the rest never wait for it.  With one thread this grows at once, at a
- * point fixed by the node count: the search stays deterministic.  (Today
- * only one-thread solves grow the table, see dfpn_solve; the protocol stays
- * safe for any number of threads.)
- */
-static void park(Worker *w)
-{
-    Dfpn *s = w->s;
-    atomic_fetch_add(&s->parked, 1);
-    while (atomic_load(&s->grow_req)) {
-        bool idle = false;
-        if (atomic_load(&s->parked) == atomic_load(&s->running) &&
-            atomic_compare_exchange_strong(&s->growing, &idle, true)) {
-            if (atomic_load(&s->grow_req)) /* not already done by another thread */
-                tt_grow(&s->tt);
-            atomic_store(&s->grow_req, false);
-            atomic_store(&s->growing, false);
-            break;
-        }
-        sched_yield();
-    }
-    atomic_fetch_sub(&s->parked, 1);
-}
-
 static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = tt_store(&w->s->tt, key, d);
@@ -246,8 +213,17 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Color att = s->attacker;
     bool is_or = b->to_move == att;
     Key key = dfpn_tt_key(b, att);
-    if (atomic_load_explicit(&s->grow_req, memory_order_relaxed))
-        park(w);
+    /*
+     * Grow the TT when asked, between TT accesses (the search holds copies of
+     * entries, never pointers).  Only a 1-thread solve grows it (dfpn_solve
+     * gives several threads the whole table), so nobody else is using it, and
+     * it grows at a point fixed by the node count: the search stays
+     * deterministic.
+     */
+    if (atomic_load_explicit(&s->grow_req, memory_order_relaxed)) {
+        atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
+        tt_grow(&s->tt);
+    }
     uint64_t start = w->nodes;
     w->dfpn_nodes++;
     count_work(w, 1);
@@ -615,16 +591,16 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
      * positions of results/bench-positions.txt, 2-thread solves on a growing
      * table did ~30% more work (5 alternating runs each; cause not found).
      */
-    if (nthreads > 1)
+    if (nthreads > 1) {
         tt_grow_to_cap(&s->tt);
-    atomic_store(&s->running, nthreads);
+        atomic_store(&s->grow_req, false); /* at the cap: no thread asks again */
+    }
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
             atomic_store(&err, RJ_ENOMEM);
             atomic_store(&s->stop_internal, true);
-            atomic_fetch_sub(&s->running, 1);
         } else {
             w.next_progress = s->t0 + s->cfg.progress_interval;
             while (!should_stop(&w)) {
@@ -634,7 +610,6 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
                 mid(&w, 0, PN_INF, PN_INF);
             }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
-            atomic_fetch_sub(&s->running, 1);       /* no more TT use: nobody waits for this thread */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
             uint64_t seen = atomic_load(&max_thread_nodes);
             while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
@@ -688,7 +663,6 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     w.limit = max_nodes ? max_nodes : 0;
     Key key = dfpn_tt_key(b, attacker);
     TTData e;
-    atomic_store(&s->running, 1);
     while (!should_stop(&w)) {
         if (tt_probe(&s->tt, key, &e) && (e.pn == 0 || e.dn == 0))
             break;

@@ -27,6 +27,9 @@ static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_
     *blk = (uint16_t)(b->line[2 - c][dir][idx] | line_offboard(dir, idx));
 }
 
+/* The number of c stones on line idx of direction dir (kept by the board). */
+static inline int line_count(const Board *b, Color c, int dir, int idx) { return b->count[c - 1][dir * NUM_LINES + idx]; }
+
 /* Bit-sliced sum of own's five shifted copies: bit s of t0 + 2*t1 + 4*t2 counts own stones in s..s+4. */
 static inline void window_sums(unsigned own, unsigned *t0, unsigned *t1, unsigned *t2)
 {
@@ -134,7 +137,7 @@ bool thr_is_five(const Board *b, Point p, Color c, RuleSet rs)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        if (b->count[c - 1][d * NUM_LINES + idx] < 4) /* a five at p needs four c stones on its line */
+        if (line_count(b, c, d, idx) < 4) /* a five at p needs four c stones on its line */
             continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
@@ -213,7 +216,7 @@ int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        if (b->count[c - 1][d * NUM_LINES + idx] < 3) /* with p, four c stones at least */
+        if (line_count(b, c, d, idx) < 3) /* with p, four c stones at least */
             continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
@@ -240,7 +243,7 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        if (b->count[c - 1][d * NUM_LINES + idx] < 4) /* a five point needs four c stones on the line */
+        if (line_count(b, c, d, idx) < 4) /* a five point needs four c stones on the line */
             continue;
         uint16_t own, blk;
         line_masks(b, c, d, idx, &own, &blk);
@@ -385,25 +388,6 @@ int thr_three_dirs(const Board *b, Point p, Color c, RuleSet rs)
     return n;
 }
 
-static inline int window_best(unsigned own, unsigned blk);
-
-int thr_potential(const Board *b, Point p, Color c)
-{
-    assert(board_at(b, p) == EMPTY);
-    int t = 0;
-#pragma GCC unroll 4
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        uint16_t own, blk;
-        line_masks(b, c, d, idx, &own, &blk);
-        /* Positions pos-4 .. pos+4 as bits 0..8; beyond the line counts as blocked. */
-        uint32_t o = ((uint32_t)own << 4) >> pos & 0x1ffu;
-        uint32_t k = (((uint32_t)blk << 4) | 0xfu | ~((1u << 19) - 1)) >> pos & 0x1ffu;
-        t += window_best(o, k);
-    }
-    return t;
-}
-
 /*
  * The most own stones in a five-window free of blockers, over the five
  * windows of a nine-point stretch (bits 0..8) centred on an empty point: the
@@ -426,6 +410,28 @@ static inline int window_best(unsigned own, unsigned blk)
 }
 
 
+/* window_best() of the nine-point stretch of direction d centred on empty p, for c. */
+static inline int dir_best(const Board *b, Point p, Color c, int d)
+{
+    int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+    uint16_t own, blk;
+    line_masks(b, c, d, idx, &own, &blk);
+    /* Positions pos-4 .. pos+4 as bits 0..8; beyond the line counts as blocked. */
+    uint32_t o = ((uint32_t)own << 4) >> pos & 0x1ffu;
+    uint32_t k = (((uint32_t)blk << 4) | 0xfu | ~((1u << 19) - 1)) >> pos & 0x1ffu;
+    return window_best(o, k);
+}
+
+int thr_potential(const Board *b, Point p, Color c)
+{
+    assert(board_at(b, p) == EMPTY);
+    int t = 0;
+#pragma GCC unroll 4
+    for (int d = 0; d < NUM_DIRS; d++)
+        t += dir_best(b, p, c, d);
+    return t;
+}
+
 /* Bits s..s+4 for every bit s of x (the points of the windows starting at x's bits). */
 static inline uint64_t spread5(uint64_t x)
 {
@@ -443,7 +449,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
     for (int k = 0; k < nl; k++) {
         int d = LINE_DIR(lines[k]), idx = LINE_IDX(lines[k]);
         unsigned own = b->line[c - 1][d][idx];
-        w->many[d] |= (uint32_t)(b->count[c - 1][d * NUM_LINES + idx] >= 4) << idx;
+        w->many[d] |= (uint32_t)(line_count(b, c, d, idx) >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
         unsigned blk = (unsigned)b->line[2 - c][d][idx] | line_offboard(d, idx) | 0xffff0000u;
         unsigned t0, t1, t2;
@@ -523,13 +529,7 @@ void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo)
     assert(board_at(b, p) == EMPTY);
     int mx = 0, two = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
-        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
-        uint16_t own, blk;
-        line_masks(b, c, d, idx, &own, &blk);
-        /* Positions pos-4 .. pos+4 as bits 0..8; beyond the line counts as blocked. */
-        uint32_t o = ((uint32_t)own << 4) >> pos & 0x1ffu;
-        uint32_t k = (((uint32_t)blk << 4) | 0xfu | ~((1u << 19) - 1)) >> pos & 0x1ffu;
-        int best = window_best(o, k);
+        int best = dir_best(b, p, c, d);
         if (best > mx)
             mx = best;
         two += best >= 2;

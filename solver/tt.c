@@ -10,6 +10,12 @@
 
 enum { TT_ALIGN = 2 << 20 }; /* 2 MiB: one huge page */
 
+/* The size of a new or cleared table: TT_START_BYTES, or the cap when smaller. */
+static uint64_t start_buckets(uint64_t max_buckets)
+{
+    return max_buckets < TT_START_BYTES / 64 ? max_buckets : TT_START_BYTES / 64;
+}
+
 int tt_create(TT *tt, size_t mb)
 {
     memset(tt, 0, sizeof *tt);
@@ -42,7 +48,7 @@ int tt_create(TT *tt, size_t mb)
 #endif
     tt->entries = (void *)mem;
     tt->max_buckets = nb;
-    tt->nbuckets = nb < TT_START_BYTES / 64 ? nb : TT_START_BYTES / 64;
+    tt->nbuckets = start_buckets(nb);
     tt->bytes = alloc;
     atomic_store(&tt->used, 0);
     return 0;
@@ -61,7 +67,7 @@ void tt_clear(TT *tt)
         return;
     /* Only the buckets in use were ever written: the rest is still zero. */
     memset(tt->entries, 0, (size_t)(tt->nbuckets * 64));
-    tt->nbuckets = tt->max_buckets < TT_START_BYTES / 64 ? tt->max_buckets : TT_START_BYTES / 64;
+    tt->nbuckets = start_buckets(tt->max_buckets);
     atomic_store(&tt->used, 0);
 }
 
@@ -70,6 +76,15 @@ bool tt_add_used(TT *tt, uint64_t n)
     uint64_t used = atomic_fetch_add_explicit(&tt->used, n, memory_order_relaxed) + n;
     return tt->nbuckets < tt->max_buckets && used * 4 > tt->nbuckets * TT_WAYS;
 }
+
+enum {
+    SH_DN = TT_PN_BITS,
+    SH_BEST = 2 * TT_PN_BITS,
+    SH_WORK = 56,
+    SH_EXACT = 62,
+    SH_USED = 63
+};
+#define PN_MASK ((UINT64_C(1) << TT_PN_BITS) - 1)
 
 void tt_grow(TT *tt)
 {
@@ -87,7 +102,7 @@ void tt_grow(TT *tt)
         for (int i = 0; i < TT_WAYS; i++) {
             uint64_t data = atomic_load_explicit(&src[i].data, memory_order_relaxed);
             uint64_t lock = atomic_load_explicit(&src[i].lock, memory_order_relaxed);
-            if (!(data >> 63) || (((lock ^ data) & (nb - 1)) == bi))
+            if (!(data >> SH_USED) || (((lock ^ data) & (nb - 1)) == bi))
                 continue;
             atomic_store_explicit(&dst[k].data, data, memory_order_relaxed);
             atomic_store_explicit(&dst[k].lock, lock, memory_order_relaxed);
@@ -99,14 +114,6 @@ void tt_grow(TT *tt)
     tt->nbuckets = nb;
 }
 
-enum {
-    SH_DN = TT_PN_BITS,
-    SH_BEST = 2 * TT_PN_BITS,
-    SH_WORK = 56,
-    SH_EXACT = 62,
-    SH_USED = 63
-};
-#define PN_MASK ((UINT64_C(1) << TT_PN_BITS) - 1)
 
 static uint64_t pack_pn(ProofNum v)
 {

@@ -47,8 +47,9 @@
  * work (results/solver-bench.md).
  *
  * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used are safe from any
- * number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not (no
- * other thread may use the table meanwhile: the search parks its threads).
+ * number of threads at once; tt_create/tt_free/tt_clear/tt_grow/
+ * tt_grow_to_cap are not (no other thread may use the table meanwhile: the
+ * search grows it only when it runs one thread).
  */
 #ifndef RJ_TT_H
 #define RJ_TT_H
