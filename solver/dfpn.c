@@ -2,6 +2,7 @@
 #include "dfpn.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,11 +11,13 @@
 #include "error.h"
 #include "nodegen.h"
 #include "rules.h"
+#include "sym.h"
 #include "vct.h"
 #include "zobrist.h"
 
+enum { ROOT_SOLVED = 1, ROOT_PROVEN = 2, ROOT_EXACT = 4 };
+
 enum {
-    BUSY_BITS = 16,
     FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
     DEFAULT_VCF_BUDGET = 2000,
     VCT_TT_LOG2 = 16,
@@ -25,7 +28,6 @@ enum {
 struct Dfpn {
     DfpnConfig cfg;
     TT tt;
-    _Atomic uint8_t *busy;  /* per key hash: threads inside the node */
     atomic_bool stop_internal;
     atomic_bool interrupted;
     _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
@@ -35,8 +37,19 @@ struct Dfpn {
     Color attacker;
     Key root_key;
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
+    /*
+     * The root's result, recorded by the first thread that solves it (0: not
+     * yet): ROOT_SOLVED | ROOT_PROVEN | ROOT_EXACT | best << 8.  The solve
+     * reads it rather than the TT, where a racing store may replace the
+     * root's entry.
+     */
+    _Atomic uint64_t root_result;
     /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
     atomic_bool grow_req;
+    /* Growing the TT with several threads (see park()). */
+    _Atomic int running;   /* threads that may still touch the TT in this solve */
+    _Atomic int parked;    /* threads waiting in park() */
+    atomic_bool growing;   /* a thread is growing it */
 };
 
 
@@ -61,10 +74,13 @@ typedef struct {
     NgCtx ng;             /* the worker's VCF / VCT contexts */
     Board b;
     int tid;
+    Key salt; /* this thread's private-entry salt (0 for thread 0): see "Parallel search" */
+    int tie;  /* ng_order's tie-break transform (0 for thread 0) */
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
     uint64_t dfpn_nodes; /* MID calls */
     uint64_t tt_new;     /* TT slots this thread's stores filled, not yet counted */
     bool halt;
+    bool solve_root; /* a dfpn_solve thread: records the root's result */
     double next_progress;
     Children *stack; /* one per depth below the search root */
 } Worker;
@@ -107,7 +123,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
     }
     NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
     if (st.result == RESULT_UNKNOWN && !c->ordered)
-        ng_order(b, attacker, c);
+        ng_order(b, attacker, c, 0);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -174,22 +190,67 @@ static void count_work(Worker *w, uint64_t n)
     }
 }
 
-static inline void tt_put(Worker *w, Key key, const TTData *d)
+/*
+ * Grow the TT with several threads: a thread at a safe point (node entry:
+ * it holds copies of entries, never pointers) waits here until every thread
+ * still in the solve has arrived, then one of them doubles the table while
+ * the others wait.  A thread that leaves the solve stops counting as
+ * running, so the rest never wait for it.
+ */
+static void park(Worker *w)
 {
-    TTStoreResult r = tt_store(&w->s->tt, key, d);
+    Dfpn *s = w->s;
+    atomic_fetch_add(&s->parked, 1);
+    while (atomic_load(&s->grow_req)) {
+        bool idle = false;
+        if (atomic_load(&s->parked) == atomic_load(&s->running) &&
+            atomic_compare_exchange_strong(&s->growing, &idle, true)) {
+            if (atomic_load(&s->grow_req)) /* not already done by another thread */
+                tt_grow(&s->tt);
+            atomic_store(&s->grow_req, false);
+            atomic_store(&s->growing, false);
+            break;
+        }
+        sched_yield();
+    }
+    atomic_fetch_sub(&s->parked, 1);
+}
+
+/* Record a solved result d of the node at depth (see root_result). */
+static inline void record_root(Worker *w, int depth, const TTData *d)
+{
+    if (depth > 0 || !w->solve_root || (d->pn != 0 && d->dn != 0))
+        return;
+    uint64_t v = ROOT_SOLVED | (d->pn == 0 ? ROOT_PROVEN : 0) | (d->exact ? ROOT_EXACT : 0) | (uint64_t)d->best << 8;
+    uint64_t none = 0;
+    atomic_compare_exchange_strong(&w->s->root_result, &none, v);
+}
+
+static inline bool tt_get(const Worker *w, Key key, TTData *e)
+{
+    return w->salt ? tt_probe_salted(&w->s->tt, key, w->salt, e) : tt_probe(&w->s->tt, key, e);
+}
+
+/*
+ * Store w's result for a node at depth.  A salted thread shares its proofs
+ * and keeps the rest private (tt.h); the root's result is shared either way,
+ * as it ends the solve.
+ */
+static inline void tt_put(Worker *w, int depth, Key key, const TTData *d)
+{
+    bool plain = !w->salt || (depth == 0 && (d->pn == 0 || d->dn == 0));
+    TTStoreResult r = plain ? tt_store(&w->s->tt, key, d) : tt_store_salted(&w->s->tt, key, w->salt, d);
     w->tt_new += r == TT_FILLED;
     if (r >= TT_EVICTED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* lossless below the cap */
         atomic_store(&w->s->grow_req, true);
 }
-
-static inline unsigned busy_index(Key k) { return (unsigned)(k >> (64 - BUSY_BITS)); }
 
 /*
  * ng_order() for a node whose children's TT values are already read: the
  * values follow their moves into the new order, so they need not be read
  * again.  (Its own frame: the copies stay off the recursion's stack.)
  */
-static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c)
+static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c, int tie)
 {
     ProofNum pn[MAX_CHILDREN], dn[MAX_CHILDREN];
     uint8_t work[MAX_CHILDREN], slot[256];
@@ -198,7 +259,7 @@ static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, 
         slot[c->mv[i]] = (uint8_t)i;
         pn[i] = c->pn[i], dn[i] = c->dn[i], work[i] = c->work[i], exact[i] = c->exact[i];
     }
-    ng_order(b, att, c);
+    ng_order(b, att, c, tie);
     for (int i = 0; i < c->n; i++) {
         int j = slot[c->mv[i]];
         c->pn[i] = pn[j], c->dn[i] = dn[j], c->work[i] = work[j], c->exact[i] = exact[j];
@@ -215,26 +276,27 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Key key = dfpn_tt_key(b, att);
     /*
      * Grow the TT when asked, between TT accesses (the search holds copies of
-     * entries, never pointers).  Only a 1-thread solve grows it (dfpn_solve
-     * gives several threads the whole table), so nobody else is using it, and
-     * it grows at a point fixed by the node count: the search stays
-     * deterministic.
+     * entries, never pointers).  With one thread nobody else uses it, and it
+     * grows at a point fixed by the node count: the search stays
+     * deterministic.  Several threads meet in park() first.
      */
     if (atomic_load_explicit(&s->grow_req, memory_order_relaxed)) {
-        atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
-        tt_grow(&s->tt);
+        if (s->cfg.threads > 1) {
+            park(w);
+        } else {
+            atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
+            tt_grow(&s->tt);
+        }
     }
     uint64_t start = w->nodes;
     w->dfpn_nodes++;
     count_work(w, 1);
     TTData e;
-    bool found = tt_probe(&s->tt, key, &e);
-    if (found && (e.pn == 0 || e.dn == 0))
+    bool found = tt_get(w, key, &e);
+    if (found && (e.pn == 0 || e.dn == 0)) {
+        record_root(w, depth, &e);
         return;
-    /* Mark the node busy before the (possibly costly) leaf tests, so other threads avoid it. */
-    bool multi = s->cfg.threads > 1;
-    if (multi)
-        atomic_fetch_add_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
+    }
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
@@ -256,9 +318,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
-        tt_put(w, key, &t);
-        if (multi)
-            atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
+        tt_put(w, depth, key, &t);
+        record_root(w, depth, &t);
         return;
     }
     ProofNum phi, delta;
@@ -300,14 +361,14 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         fresh = phi >= thphi || delta >= thdelta || should_stop(w);
     }
     /* Children's TT keys: ng_order() computes them when it runs first. */
-    if (!fresh && (c->ordered || probed || multi))
+    if (!fresh && (c->ordered || probed))
         for (int i = 0; i < c->n; i++)
             c->key[i] = ng_child_key(b, key, c->mv[i]);
     while (!fresh) {
         int lo = 0, hi = c->n;
         if (reread == -2) { /* values carried over the reordering */
             lo = hi = 0;
-        } else if (reread >= 0 && !multi) {
+        } else if (reread >= 0) {
             lo = reread, hi = reread + 1;
         } else if (probed) {
             for (int i = 0; i < c->n; i++)
@@ -315,7 +376,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         for (int i = lo; i < hi; i++) {
             TTData ce;
-            if (probed && tt_probe(&s->tt, c->key[i], &ce)) {
+            if (probed && tt_get(w, c->key[i], &ce)) {
                 c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
             } else { /* initial values: init_pn >= 1, dn 1 */
                 c->pn[i] = c->init_pn[i];
@@ -325,68 +386,35 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
         const ProofNum *cph = is_or ? c->dn : c->pn, *cdl = is_or ? c->pn : c->dn;
-        ProofNum best_v = PN_INF + 1u, second_v = PN_INF, best_phi = 0, real_phi = 0;
-        int real_best = 0, sel = 0;
+        ProofNum best_v = PN_INF + 1u, second_v = PN_INF;
+        int sel = 0;
         uint64_t sum = 0;
         bool inf = false;
-        if (!multi) {
-            for (int i = 0; i < c->n; i++) {
-                ProofNum v = cdl[i];
-                sum += cph[i];
-                inf |= cph[i] >= PN_INF;
-                if (v < best_v) {
-                    second_v = best_v > PN_INF ? PN_INF : best_v;
-                    best_v = v, sel = i;
-                } else if (v < second_v) {
-                    second_v = v;
-                }
+        for (int i = 0; i < c->n; i++) {
+            ProofNum v = cdl[i];
+            sum += cph[i];
+            inf |= cph[i] >= PN_INF;
+            if (v < best_v) {
+                second_v = best_v > PN_INF ? PN_INF : best_v;
+                best_v = v, sel = i;
+            } else if (v < second_v) {
+                second_v = v;
             }
-            best_phi = c->n > 0 ? cph[sel] : 0;
-            real_best = sel, real_phi = best_phi;
-            phi = best_v > PN_INF ? PN_INF : best_v;
-        } else {
-            ProofNum best_real_min = PN_INF + 1u;
-            for (int i = 0; i < c->n; i++) {
-                ProofNum cdelta = cdl[i];
-                sum += cph[i];
-                inf |= cph[i] >= PN_INF;
-                ProofNum v = cdelta;
-                /*
-                 * Virtual proof numbers at attacker nodes only: a child another
-                 * thread is in looks harder, so threads spread over the
-                 * attacker's alternatives (penalising busy defences too was
-                 * measured slower on results/bench-positions.txt).
-                 */
-                if (is_or && v < PN_INF) {
-                    unsigned busy = atomic_load_explicit(&s->busy[busy_index(c->key[i])], memory_order_relaxed);
-                    if (busy)
-                        v = pn_clamp64((uint64_t)v + (uint64_t)busy * ((uint64_t)v + 2));
-                    if (v >= PN_INF)
-                        v = PN_INF - 1;
-                }
-                if (v < best_v) {
-                    second_v = best_v > PN_INF ? PN_INF : best_v;
-                    best_v = v, sel = i, best_phi = cph[i];
-                } else if (v < second_v) {
-                    second_v = v;
-                }
-                if (cdelta < best_real_min)
-                    best_real_min = cdelta, real_best = i, real_phi = cph[i];
-            }
-            phi = best_real_min > PN_INF ? PN_INF : best_real_min;
         }
+        ProofNum sel_phi = c->n > 0 ? cph[sel] : 0;
+        phi = best_v > PN_INF ? PN_INF : best_v;
         delta = inf ? PN_INF : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum; /* finite sums saturate */
-        best = real_best;
+        best = sel;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
         if (!c->ordered || !probed) { /* about to choose a child: order them and read the TT */
-            /* Values read from the TT already (1 thread): they are carried over the reordering. */
-            bool carry = probed && !multi;
+            /* Values read from the TT already: they are carried over the reordering. */
+            bool carry = probed;
             if (!c->ordered) {
                 if (carry)
-                    order_keeping_values(b, att, c);
+                    order_keeping_values(b, att, c, w->tie);
                 else
-                    ng_order(b, att, c);
+                    ng_order(b, att, c, w->tie);
                 cache_put(gce, key, c);
             }
             probed = true;
@@ -395,26 +423,12 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
-            tt_put(w, key, &rt);
-            atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
+            tt_put(w, depth, key, &rt);
+            if (!w->salt)
+                atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
         ProofNum c_thdelta = d2 < thphi ? (ProofNum)d2 : thphi;
-        ProofNum sel_phi = best_phi;
-        if (multi) {
-            /* Progress guard: the selected child must be below its threshold on real values. */
-            TTData ce;
-            ProofNum creal = 1;
-            if (tt_probe(&s->tt, c->key[sel], &ce))
-                creal = is_or ? ce.pn : ce.dn;
-            else
-                creal = is_or ? c->init_pn[sel] : 1;
-            if (creal >= c_thdelta) {
-                sel = real_best, sel_phi = real_phi;
-                c_thdelta = thphi;
-            }
-        }
-        best = sel;
         uint64_t tp = thdelta >= PN_INF ? PN_INF : (uint64_t)thdelta - delta + sel_phi;
         ProofNum c_thphi = pn_clamp64(tp);
         board_play(b, c->mv[sel]);
@@ -422,8 +436,6 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         board_undo(b);
         reread = sel;
     }
-    if (multi)
-        atomic_fetch_sub_explicit(&s->busy[busy_index(key)], 1, memory_order_relaxed);
     /* Exactness of the result, and the defender's hardest (most searched) move for a proof. */
     bool all_exact = !fresh, some_exact = false;
     int hard = 0, hard_work = -1;
@@ -437,8 +449,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
-    tt_put(w, key, &t);
-    if (depth == 0)
+    tt_put(w, depth, key, &t);
+    record_root(w, depth, &t);
+    if (depth == 0 && (!w->salt || pn == 0 || dn == 0))
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
 
@@ -460,6 +473,11 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->s = s;
     w->b = *b;
     w->tid = tid;
+    if (tid > 0) { /* see "Parallel search" in dfpn.h */
+        static const int ties[NUM_SYMS] = { 0, 3, 4, 7, 1, 2, 5, 6 }; /* the 180-degree turn first */
+        w->tie = ties[tid % NUM_SYMS];
+        w->salt = ((uint64_t)tid * UINT64_C(0x9e3779b97f4a7c15)) >> TT_SALT_SHIFT << TT_SALT_SHIFT;
+    }
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
     w->ng.vct = s->cfg.vct_budget ? vct_new(VCT_TT_LOG2, VCT_TREE) : NULL;
@@ -520,8 +538,7 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     if (!s)
         return RJ_ENOMEM;
     s->cfg = effective_config(cfg);
-    s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
-    int rc = s->busy ? tt_create(&s->tt, cfg->tt_mb) : RJ_ENOMEM;
+    int rc = tt_create(&s->tt, cfg->tt_mb);
     if (rc) {
         dfpn_free(s);
         return rc;
@@ -535,7 +552,6 @@ void dfpn_free(Dfpn *s)
     if (!s)
         return;
     tt_free(&s->tt);
-    free(s->busy);
     free(s);
 }
 
@@ -576,6 +592,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->attacker = s->cfg.attacker == EMPTY ? b->to_move : s->cfg.attacker;
     s->root_key = dfpn_tt_key(b, s->attacker);
     atomic_store(&s->root_numbers, UINT64_C(1) << 32 | 1);
+    atomic_store(&s->root_result, 0);
     atomic_store(&s->stop_internal, false);
     atomic_store(&s->interrupted, false);
     atomic_store(&s->nodes, 0);
@@ -586,30 +603,22 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     int nthreads = s->cfg.threads;
     _Atomic int err = 0;
     _Atomic uint64_t max_thread_nodes = 0;
-    /*
-     * Several threads search with the whole table from the start: on the 53
-     * positions of results/bench-positions.txt, 2-thread solves on a growing
-     * table did ~30% more work (5 alternating runs each; cause not found).
-     */
-    if (nthreads > 1) {
-        tt_grow_to_cap(&s->tt);
-        atomic_store(&s->grow_req, false); /* at the cap: no thread asks again */
-    }
+    atomic_store(&s->running, nthreads); /* the TT's growth waits for running threads (park()) */
+    atomic_store(&s->parked, 0);
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
             atomic_store(&err, RJ_ENOMEM);
             atomic_store(&s->stop_internal, true);
+            atomic_fetch_sub(&s->running, 1);
         } else {
             w.next_progress = s->t0 + s->cfg.progress_interval;
-            while (!should_stop(&w)) {
-                TTData e;
-                if (tt_probe(&s->tt, s->root_key, &e) && (e.pn == 0 || e.dn == 0))
-                    break;
+            w.solve_root = true;
+            while (!should_stop(&w) && !atomic_load(&s->root_result))
                 mid(&w, 0, PN_INF, PN_INF);
-            }
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+            atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
             uint64_t seen = atomic_load(&max_thread_nodes);
             while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
@@ -621,7 +630,16 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     if (atomic_load(&err))
         return atomic_load(&err);
     TTData e = { 1, 1, POINT_NONE, 0, false };
-    bool found = tt_probe(&s->tt, s->root_key, &e);
+    uint64_t rr = atomic_load(&s->root_result);
+    bool found;
+    if (rr) { /* solved: put it back in the TT for the PV and proof extraction (a racing store may have replaced it) */
+        bool proven = rr & ROOT_PROVEN;
+        e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8), 63, (rr & ROOT_EXACT) != 0 };
+        tt_store(&s->tt, s->root_key, &e);
+        found = true;
+    } else {
+        found = tt_probe(&s->tt, s->root_key, &e);
+    }
     if (!found) { /* an unsolved root entry replaced in a full table: the last numbers computed */
         uint64_t rn = atomic_load(&s->root_numbers);
         e.pn = (ProofNum)(rn >> 32), e.dn = (ProofNum)rn;

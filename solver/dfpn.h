@@ -31,10 +31,20 @@
  * forced moves and full_width give); otherwise RESULT_UNKNOWN with
  * DfpnResult.candidates_refuted set.
  *
- * Parallelism: OpenMP threads share the transposition table (tt.h) and each
- * runs df-pn from the root; a shared table of "busy" counters (virtual proof
- * numbers in the spirit of Kaneko 2010) makes a thread prefer children other
- * threads are not searching.  With one thread the search is deterministic.
+ * Parallel search (a portfolio sharing proofs): OpenMP threads each run
+ * df-pn from the root over one transposition table (tt.h).  Thread 0 runs
+ * the 1-thread search; thread t > 0 breaks ties between equally scored
+ * children as if the board were turned by a board transform (ng_order's
+ * tie), so the threads follow different lines.  A df-pn search's work is
+ * heavy-tailed in such ties: the 8 transforms of one position take from
+ * 8.6k to 220k nodes (`h8 h9 i9 e5 k9 e11`), so racing two orderings cuts
+ * the long runs (results/solver-bench.md).  Threads t > 0 keep their
+ * unsolved numbers and disproofs private (salted TT entries) and share
+ * their proofs, which every thread reads; thread 0's entries are all
+ * shared.  Sharing everything let the threads steer each other into larger
+ * proofs (measured), and sharing disproofs too was slower on proven
+ * positions.  The first thread to solve the root ends the solve.  With one
+ * thread the search is deterministic.
  *
  * The node rules live in nodegen.c (shared with proof extraction).
  *

@@ -5,6 +5,7 @@
 
 #include "board.h"
 #include "rules.h"
+#include "sym.h"
 #include "threat.h"
 
 enum {
@@ -333,8 +334,34 @@ NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, 
     return b->to_move == att ? gen_or(cfg, b, att, c, run_leaf, x) : gen_and(cfg, b, att, c, run_leaf, x);
 }
 
-void ng_order(Board *b, Color att, Children *c)
+/* Put c's children in the order of their images under transform t (the pass last). */
+static void order_by_transform(Children *c, int t)
 {
+    int16_t at[BOARD_POINTS];
+    memset(at, -1, sizeof at);
+    int pass = -1;
+    for (int i = 0; i < c->n; i++) {
+        if (c->mv[i] == POINT_PASS)
+            pass = i;
+        else
+            at[sym_apply(t, c->mv[i])] = (int16_t)i;
+    }
+    Point mv[MAX_CHILDREN];
+    ProofNum ip[MAX_CHILDREN];
+    int n = 0;
+    for (int q = 0; q < BOARD_POINTS; q++)
+        if (at[q] >= 0)
+            mv[n] = c->mv[at[q]], ip[n++] = c->init_pn[at[q]];
+    if (pass >= 0)
+        mv[n] = POINT_PASS, ip[n++] = c->init_pn[pass];
+    memcpy(c->mv, mv, (size_t)n * sizeof mv[0]);
+    memcpy(c->init_pn, ip, (size_t)n * sizeof ip[0]);
+}
+
+void ng_order(Board *b, Color att, Children *c, int tie)
+{
+    if (tie)
+        order_by_transform(c, tie);
     Color def = color_other(att);
     bool is_or = b->to_move == att;
     int score[MAX_CHILDREN];

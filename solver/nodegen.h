@@ -78,7 +78,11 @@ NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, 
  * defender, near moves first, then the others in point order and the pass.
  * Ordering is deferred because most new nodes exceed their thresholds at
  * once and are left before a child is chosen.  Recomputes the keys.
+ * Equal scores keep the generation order (point order) when tie is 0; with
+ * tie = t in 1..7 they are ordered by the points' images under board
+ * transform t (sym.h), as if the board were transformed: the portfolio
+ * search's threads break ties differently (dfpn.c).
  */
-void ng_order(Board *b, Color att, Children *c);
+void ng_order(Board *b, Color att, Children *c, int tie);
 
 #endif /* RJ_NODEGEN_H */

@@ -13,10 +13,12 @@
 #include "board.h"
 #include "dfpn.h"
 #include "error.h"
+#include "nodegen.h"
 #include "position.h"
 #include "proof.h"
 #include "proof_extract.h"
 #include "rules.h"
+#include "sym.h"
 #include "vcf.h"
 
 static void parse(const char *text, Color to_move, Board *b)
@@ -274,9 +276,9 @@ static void test_determinism_and_threads(void **state)
 }
 
 /*
- * The TT grows while a 1-thread search runs: the proofs still pass the
- * checker, and the search stays deterministic across growths.  Several
- * threads use the whole table from the start (dfpn_solve).
+ * The TT grows while the search runs: the proofs still pass the checker, a
+ * 1-thread search stays deterministic across growths, and several threads
+ * grow it as well.
  */
 static void test_tt_growth(void **state)
 {
@@ -301,7 +303,57 @@ static void test_tt_growth(void **state)
     cfg.threads = 2;
     Solved two = solve_cfg(&b, &cfg);
     assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
-    assert_int_equal(two.tt_buckets, (uint64_t)64 << 14); /* several threads: the whole table from the start */
+    /* Two threads grow the table too (park() in dfpn.c), never past the cap. */
+    assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / 64));
+    assert_true(two.tt_buckets <= (uint64_t)64 << 14);
+    /* A small solve stays in a small table with two threads as with one. */
+    parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
+    cfg.tt_mb = 256;
+    Solved small = solve_cfg(&b, &cfg);
+    assert_int_equal(small.r.result, RESULT_PROVEN);
+    assert_true(small.tt_buckets <= (uint64_t)16 << 14);
+}
+
+/*
+ * ng_order's tie-break by a transform t (the parallel search's threads) is the
+ * order of the transformed board: ordering b with tie t and mapping the moves
+ * by t gives the order of t(b) with tie 0, at attacker and defender nodes.
+ */
+static void test_tie_transform(void **state)
+{
+    (void)state;
+    const char *lines[] = { "h8 i9 i7 i8 g7", "h8 i9 i7 i8 g7 f11", "h8 h9 i9 e5 k9" };
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = BLACK;
+    static Children c0, c1;
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+        Board b;
+        parse(lines[k], EMPTY, &b);
+        for (int t = 1; t < NUM_SYMS; t++) {
+            Board tb;
+            board_init(&tb);
+            for (int i = b.base_ply; i < b.ply; i++)
+                board_play(&tb, sym_apply(t, b.hist[i]));
+            ng_generate(&cfg, &b, BLACK, &c0, false, NULL);
+            ng_generate(&cfg, &tb, BLACK, &c1, false, NULL);
+            if (c0.n < 3)
+                fail_msg("%s: %d children", lines[k], c0.n);
+            assert_int_equal(c0.n, c1.n);
+            ng_order(&b, BLACK, &c0, t);
+            ng_order(&tb, BLACK, &c1, 0);
+            for (int i = 0; i < c0.n; i++)
+                if (sym_apply(t, c0.mv[i]) != c1.mv[i])
+                    fail_msg("%s, transform %d: child %d is %d, transformed %d", lines[k], t, i, c0.mv[i], c1.mv[i]);
+            /* The identity's order differs: the tie really changes the search. */
+            ng_generate(&cfg, &b, BLACK, &c1, false, NULL);
+            ng_order(&b, BLACK, &c1, 0);
+            bool same = true;
+            for (int i = 0; i < c0.n; i++)
+                same &= c0.mv[i] == c1.mv[i];
+            assert_false(same);
+        }
+    }
 }
 
 /* dfpn_set_config keeps the TT for the same rules and size and refuses anything else. */
@@ -366,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_set_config),
+        cmocka_unit_test(test_tie_transform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
