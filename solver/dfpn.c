@@ -39,11 +39,12 @@ struct Dfpn {
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
     /*
      * The root's result, recorded by the first thread that solves it (0: not
-     * yet): ROOT_SOLVED | ROOT_PROVEN | ROOT_EXACT | best << 8.  The solve
-     * reads it rather than the TT, where a racing store may replace the
-     * root's entry.
+     * yet): ROOT_SOLVED | ROOT_PROVEN | ROOT_EXACT | best << 8 | thread << 32.
+     * The solve reads it rather than the TT, where a racing store may replace
+     * the root's entry.
      */
     _Atomic uint64_t root_result;
+    int result_tid; /* the thread that solved the last root: its TT entries hold the proof */
     /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
     atomic_bool grow_req;
     /* Growing the TT with several threads (see park()). */
@@ -216,30 +217,23 @@ static void park(Worker *w)
     atomic_fetch_sub(&s->parked, 1);
 }
 
+/* Thread tid's TT keys are the positions' keys ^ its salt: see "Parallel search" in dfpn.h. */
+static inline Key thread_salt(int tid) { return (Key)tid * UINT64_C(0x9e3779b97f4a7c15); }
+
 /* Record a solved result d of the node at depth (see root_result). */
 static inline void record_root(Worker *w, int depth, const TTData *d)
 {
     if (depth > 0 || !w->solve_root || (d->pn != 0 && d->dn != 0))
         return;
-    uint64_t v = ROOT_SOLVED | (d->pn == 0 ? ROOT_PROVEN : 0) | (d->exact ? ROOT_EXACT : 0) | (uint64_t)d->best << 8;
+    uint64_t v = ROOT_SOLVED | (d->pn == 0 ? ROOT_PROVEN : 0) | (d->exact ? ROOT_EXACT : 0) | (uint64_t)d->best << 8 |
+                 (uint64_t)w->tid << 32;
     uint64_t none = 0;
     atomic_compare_exchange_strong(&w->s->root_result, &none, v);
 }
 
-static inline bool tt_get(const Worker *w, Key key, TTData *e)
+static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
-    return w->salt ? tt_probe_salted(&w->s->tt, key, w->salt, e) : tt_probe(&w->s->tt, key, e);
-}
-
-/*
- * Store w's result for a node at depth.  A salted thread shares its proofs
- * and keeps the rest private (tt.h); the root's result is shared either way,
- * as it ends the solve.
- */
-static inline void tt_put(Worker *w, int depth, Key key, const TTData *d)
-{
-    bool plain = !w->salt || (depth == 0 && (d->pn == 0 || d->dn == 0));
-    TTStoreResult r = plain ? tt_store(&w->s->tt, key, d) : tt_store_salted(&w->s->tt, key, w->salt, d);
+    TTStoreResult r = tt_store(&w->s->tt, key, d);
     w->tt_new += r == TT_FILLED;
     if (r >= TT_EVICTED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* lossless below the cap */
         atomic_store(&w->s->grow_req, true);
@@ -273,7 +267,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Board *b = &w->b;
     Color att = s->attacker;
     bool is_or = b->to_move == att;
-    Key key = dfpn_tt_key(b, att);
+    Key key = dfpn_tt_key(b, att) ^ w->salt; /* children's keys inherit the salt (ng_child_key) */
     /*
      * Grow the TT when asked, between TT accesses (the search holds copies of
      * entries, never pointers).  With one thread nobody else uses it, and it
@@ -292,7 +286,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     w->dfpn_nodes++;
     count_work(w, 1);
     TTData e;
-    bool found = tt_get(w, key, &e);
+    bool found = tt_probe(&s->tt, key, &e);
     if (found && (e.pn == 0 || e.dn == 0)) {
         record_root(w, depth, &e);
         return;
@@ -318,7 +312,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
-        tt_put(w, depth, key, &t);
+        tt_put(w, key, &t);
         record_root(w, depth, &t);
         return;
     }
@@ -376,7 +370,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         for (int i = lo; i < hi; i++) {
             TTData ce;
-            if (probed && tt_get(w, c->key[i], &ce)) {
+            if (probed && tt_probe(&s->tt, c->key[i], &ce)) {
                 c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
             } else { /* initial values: init_pn >= 1, dn 1 */
                 c->pn[i] = c->init_pn[i];
@@ -415,6 +409,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                     order_keeping_values(b, att, c, w->tie);
                 else
                     ng_order(b, att, c, w->tie);
+                for (int i = 0; w->salt && i < c->n; i++) /* ng_order's keys are unsalted */
+                    c->key[i] ^= w->salt;
                 cache_put(gce, key, c);
             }
             probed = true;
@@ -423,8 +419,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
-            tt_put(w, depth, key, &rt);
-            if (!w->salt)
+            tt_put(w, key, &rt);
+            if (w->tid == 0)
                 atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
@@ -449,9 +445,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
-    tt_put(w, depth, key, &t);
+    tt_put(w, key, &t);
     record_root(w, depth, &t);
-    if (depth == 0 && (!w->salt || pn == 0 || dn == 0))
+    if (depth == 0 && (w->tid == 0 || pn == 0 || dn == 0))
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
 
@@ -476,7 +472,7 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     if (tid > 0) { /* see "Parallel search" in dfpn.h */
         static const int ties[NUM_SYMS] = { 0, 3, 4, 7, 1, 2, 5, 6 }; /* the 180-degree turn first */
         w->tie = ties[tid % NUM_SYMS];
-        w->salt = ((uint64_t)tid * UINT64_C(0x9e3779b97f4a7c15)) >> TT_SALT_SHIFT << TT_SALT_SHIFT;
+        w->salt = thread_salt(tid);
     }
     w->stack = malloc(sizeof(Children) * MAX_PLY);
     w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
@@ -574,7 +570,7 @@ static void extract_pv(const Dfpn *s, const Board *root, DfpnResult *res)
     res->pv_len = 0;
     while (res->pv_len < DFPN_MAX_PV && b.ply < MAX_PLY - 1) {
         TTData e;
-        if (!tt_probe(&s->tt, dfpn_tt_key(&b, s->attacker), &e) || e.best == POINT_NONE)
+        if (!tt_probe(&s->tt, dfpn_node_key(s, &b, s->attacker), &e) || e.best == POINT_NONE)
             break;
         if (e.best != POINT_PASS && (e.best >= BOARD_POINTS || board_at(&b, e.best) != EMPTY))
             break;
@@ -602,10 +598,10 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
     _Atomic int err = 0;
-    _Atomic uint64_t max_thread_nodes = 0;
+    _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
     atomic_store(&s->running, nthreads); /* the TT's growth waits for running threads (park()) */
     atomic_store(&s->parked, 0);
-#pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes)
+#pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes, thread0_nodes)
     {
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
@@ -620,6 +616,8 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
             atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
+            if (w.tid == 0)
+                atomic_store(&thread0_nodes, w.nodes);
             uint64_t seen = atomic_load(&max_thread_nodes);
             while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
                 ;
@@ -632,10 +630,17 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     TTData e = { 1, 1, POINT_NONE, 0, false };
     uint64_t rr = atomic_load(&s->root_result);
     bool found;
-    if (rr) { /* solved: put it back in the TT for the PV and proof extraction (a racing store may have replaced it) */
+    s->result_tid = rr ? (int)(rr >> 32) : 0;
+    if (rr) {
+        /*
+         * Solved: put the result back in the TT (a racing store may have
+         * replaced it) under the solving thread's key, where the PV and the
+         * proof's extraction read, and the plain key, for later solves.
+         */
         bool proven = rr & ROOT_PROVEN;
-        e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8), 63, (rr & ROOT_EXACT) != 0 };
+        e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8 & 0xff), 63, (rr & ROOT_EXACT) != 0 };
         tt_store(&s->tt, s->root_key, &e);
+        tt_store(&s->tt, s->root_key ^ thread_salt(s->result_tid), &e);
         found = true;
     } else {
         found = tt_probe(&s->tt, s->root_key, &e);
@@ -648,6 +653,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     res->nodes = atomic_load(&s->nodes);
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
     res->max_thread_nodes = atomic_load(&max_thread_nodes);
+    res->thread0_nodes = atomic_load(&thread0_nodes);
     res->time_s = now_s() - s->t0;
     res->root_pn = e.pn;
     res->root_dn = e.dn;
@@ -666,10 +672,15 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     return 0;
 }
 
+Key dfpn_node_key(const Dfpn *s, const Board *b, Color attacker)
+{
+    return dfpn_tt_key(b, attacker) ^ thread_salt(s->result_tid);
+}
+
 Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
 {
     Worker w;
-    if (worker_init(&w, s, b, 0))
+    if (worker_init(&w, s, b, s->result_tid)) /* it continues the solving thread's search */
         return RESULT_UNKNOWN;
     Color saved = s->attacker;
     int saved_threads = s->cfg.threads;
@@ -679,7 +690,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     s->deadline = 0;
     s->node_limit = 0;
     w.limit = max_nodes ? max_nodes : 0;
-    Key key = dfpn_tt_key(b, attacker);
+    Key key = dfpn_node_key(s, b, attacker);
     TTData e;
     while (!should_stop(&w)) {
         if (tt_probe(&s->tt, key, &e) && (e.pn == 0 || e.dn == 0))

@@ -31,20 +31,19 @@
  * forced moves and full_width give); otherwise RESULT_UNKNOWN with
  * DfpnResult.candidates_refuted set.
  *
- * Parallel search (a portfolio sharing proofs): OpenMP threads each run
- * df-pn from the root over one transposition table (tt.h).  Thread 0 runs
- * the 1-thread search; thread t > 0 breaks ties between equally scored
+ * Parallel search (a portfolio of tie-breaks): OpenMP threads each run
+ * df-pn from the root in one transposition table (tt.h).  Thread 0 runs the
+ * 1-thread search; thread t > 0 breaks ties between equally scored
  * children as if the board were turned by a board transform (ng_order's
- * tie), so the threads follow different lines.  A df-pn search's work is
- * heavy-tailed in such ties: the 8 transforms of one position take from
- * 8.6k to 220k nodes (`h8 h9 i9 e5 k9 e11`), so racing two orderings cuts
- * the long runs (results/solver-bench.md).  Threads t > 0 keep their
- * unsolved numbers and disproofs private (salted TT entries) and share
- * their proofs, which every thread reads; thread 0's entries are all
- * shared.  Sharing everything let the threads steer each other into larger
- * proofs (measured), and sharing disproofs too was slower on proven
- * positions.  The first thread to solve the root ends the solve.  With one
- * thread the search is deterministic.
+ * tie), so it follows other lines, and keys its TT entries by the position's
+ * key ^ a salt of its own, so the threads share the table's memory but not
+ * its contents.  The first thread to solve the root ends the solve.  A df-pn
+ * search's work is heavy-tailed in such ties (the 8 transforms of
+ * `h8 h9 i9 e5 k9 e11` take 8.6k to 220k nodes), so racing two orderings
+ * cuts the long runs, and thread 0 does what one thread would do, never more.
+ * Sharing numbers or proofs between the threads was measured: it let them
+ * steer each other into larger proofs, at worst 30x the 1-thread work
+ * (results/solver-bench.md).  With one thread the search is deterministic.
  *
  * The node rules live in nodegen.c (shared with proof extraction).
  *
@@ -101,6 +100,7 @@ typedef struct {
     uint64_t nodes;            /* work: df-pn nodes plus the nodes of the leaf VCF/VCT searches */
     uint64_t dfpn_nodes;       /* df-pn nodes alone (MID calls) */
     uint64_t max_thread_nodes; /* the most work one thread did (parallel balance) */
+    uint64_t thread0_nodes;    /* thread 0's work (the 1-thread search's order) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;
@@ -144,6 +144,14 @@ const DfpnConfig *dfpn_config(const Dfpn *s);
 Key dfpn_tt_key(const Board *b, Color attacker);
 
 /*
+ * Key under which the last solve's proof is stored for position b: the
+ * thread that solved the root keeps its entries under dfpn_tt_key ^ its salt
+ * ("Parallel search" above; thread 0's salt is 0).  Proof extraction and
+ * dfpn_search_node read and write there.
+ */
+Key dfpn_node_key(const Dfpn *s, const Board *b, Color attacker);
+
+/*
  * The node rules above, for proof extraction: classify position b (attacker
  * fixed) and, for a non-terminal node, list its children (moves, POINT_PASS
  * included) in search order.  Returns RESULT_PROVEN / RESULT_DISPROVEN for a
@@ -162,8 +170,9 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
 
 /*
  * Search position b (attacker fixed, b restored) single-threaded in the
- * solver's TT until solved or max_nodes more nodes; used to fill gaps while
- * extracting proofs.  Returns the result at b (UNKNOWN if unsolved).
+ * solver's TT, as the thread that solved the last root (dfpn_node_key),
+ * until solved or max_nodes more nodes; used to fill gaps while extracting
+ * proofs.  Returns the result at b (UNKNOWN if unsolved).
  */
 Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes);
 

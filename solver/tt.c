@@ -195,68 +195,6 @@ TTStoreResult tt_store(TT *tt, Key key, const TTData *d)
     return low == 0 ? TT_FILLED : low >= 128 ? TT_EVICTED_SOLVED : TT_EVICTED;
 }
 
-static inline bool data_solved(uint64_t data)
-{
-    return (data & PN_MASK) == 0 || ((data >> SH_DN) & PN_MASK) == 0;
-}
-
-bool tt_probe_salted(const TT *tt, Key key, Key salt, TTData *out)
-{
-    TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
-    uint64_t own = 0;
-    for (int i = 0; i < TT_WAYS; i++) {
-        uint64_t data = atomic_load_explicit(&b[i].data, memory_order_relaxed);
-        uint64_t lock = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
-        if (!(data >> SH_USED))
-            continue;
-        if ((lock ^ data) == key && data_solved(data)) {
-            unpack(data, out);
-            return true;
-        }
-        if ((lock ^ data) == (key ^ salt))
-            own = data;
-    }
-    if (!own)
-        return false;
-    unpack(own, out);
-    return true;
-}
-
-TTStoreResult tt_store_salted(TT *tt, Key key, Key salt, const TTData *d)
-{
-    TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
-    uint64_t data = pack(d);
-    bool shared = d->pn == 0; /* proofs are shared; the rest stays private */
-    Key k = shared ? key : key ^ salt;
-    int plain = -1, own = -1, victim = 0;
-    unsigned low = ~0u;
-    for (int i = 0; i < TT_WAYS; i++) {
-        uint64_t od = atomic_load_explicit(&b[i].data, memory_order_relaxed);
-        uint64_t ol = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
-        if ((od >> SH_USED) && (ol ^ od) == key) {
-            if (!shared && data_solved(od))
-                return TT_KEPT; /* solved already: what a probe returns anyway */
-            plain = i;
-            continue; /* the key's shared entry is never another key's victim */
-        }
-        if ((od >> SH_USED) && (ol ^ od) == (key ^ salt))
-            own = i;
-        unsigned pr = priority(od);
-        if (pr < low)
-            low = pr, victim = i;
-    }
-    /* A proof takes the key's plain slot, else this thread's own; the rest, its own. */
-    int at = shared ? (plain >= 0 ? plain : own) : own;
-    if (at >= 0) {
-        atomic_store_explicit(&b[at].data, data, memory_order_relaxed);
-        atomic_store_explicit(&b[at].lock, k ^ data, memory_order_relaxed);
-        return TT_KEPT;
-    }
-    atomic_store_explicit(&b[victim].data, data, memory_order_relaxed);
-    atomic_store_explicit(&b[victim].lock, k ^ data, memory_order_relaxed);
-    return low == 0 ? TT_FILLED : low >= 128 ? TT_EVICTED_SOLVED : TT_EVICTED;
-}
-
 int tt_fill_permille(const TT *tt)
 {
     uint64_t used = atomic_load_explicit(&tt->used, memory_order_relaxed), cap = tt->max_buckets * TT_WAYS;

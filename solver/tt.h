@@ -43,9 +43,8 @@
  * counts the slots its stores fill (tt_store's return value) with
  * tt_add_used, which says when to grow.
  *
- * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used and the salted
- * forms are safe from any number of threads at once; tt_create/tt_free/
- * tt_clear/tt_grow are not (no other thread may use the table meanwhile: a
+ * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used are safe from
+ * any number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not (no other thread may use the table meanwhile: a
  * parallel search stops its threads while one grows it, dfpn.c's park()).
  */
 #ifndef RJ_TT_H
@@ -132,23 +131,6 @@ typedef enum {
  * infinite).  Replacement policy in the header comment.
  */
 TTStoreResult tt_store(TT *tt, Key key, const TTData *d);
-
-/*
- * Private entries (the parallel search, dfpn.h): a thread with a nonzero
- * salt keeps its unsolved numbers and its disproofs under key ^ salt and
- * shares its proofs, stored under the plain key where tt_probe finds them.
- * The salt has only bits TT_SALT_SHIFT..63 set, so key ^ salt indexes the
- * same bucket as key (one cache line serves both, and tt_grow keeps both).
- * tt_probe_salted returns the key's solved plain entry if there is one (a
- * proof from any thread, a disproof from a salt-0 thread), else the thread's
- * own, and ignores unsolved plain entries (a salt-0 thread's numbers).
- * tt_store_salted stores a proof under key (reusing the key's plain slot, or
- * else the thread's own) and anything else under key ^ salt, unless the key
- * is solved in the bucket already; it never evicts the key's plain entry.
- */
-enum { TT_SALT_SHIFT = 40 };
-bool tt_probe_salted(const TT *tt, Key key, Key salt, TTData *out);
-TTStoreResult tt_store_salted(TT *tt, Key key, Key salt, const TTData *d);
 
 /* Permille of the cap's slots in use (as counted by tt_add_used). */
 int tt_fill_permille(const TT *tt);

@@ -34,6 +34,7 @@ typedef struct {
     uint64_t proof_nodes;
     uint32_t proof_depth;
     uint64_t tt_buckets; /* the TT's size after the solve */
+    uint64_t researched; /* gaps the proof's extraction filled by searching */
 } Solved;
 
 /* Solve b; when proven, extract the proof and check it independently. */
@@ -59,6 +60,7 @@ static Solved solve_cfg(const Board *b, const DfpnConfig *cfg)
         assert_int_equal(st.nodes, es.nodes);
         out.proof_nodes = st.nodes;
         out.proof_depth = st.depth;
+        out.researched = es.researched;
         free(w.data);
     }
     dfpn_free(s);
@@ -315,6 +317,47 @@ static void test_tt_growth(void **state)
 }
 
 /*
+ * The parallel search races thread 0's 1-thread search against other
+ * tie-breaks: thread 0 is never steered by the others, so it does no more
+ * than one thread alone (thread 0 of the old shared-numbers scheme took up
+ * to 20x on e11); where thread 1's ordering is far cheaper (k7: about 30k nodes
+ * against 956k) it wins, and its proof is extracted from its own entries.
+ */
+static void test_portfolio(void **state)
+{
+    (void)state;
+    const char *lines[] = { "h8 h9 i9 e5 k9 e11", "h8 i9 i7 i8 g7 f8", "h8 i9 i7 i8 g7 k7" };
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = BLACK;
+    cfg.tt_mb = 64;
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
+        Board b;
+        parse(lines[k], EMPTY, &b);
+        cfg.threads = 1;
+        Solved one = solve_cfg(&b, &cfg);
+        assert_int_equal(one.r.result, RESULT_PROVEN);
+        cfg.threads = 2;
+        for (int run = 0; run < 3; run++) {
+            Solved two = solve_cfg(&b, &cfg);
+            assert_int_equal(two.r.result, RESULT_PROVEN);
+            /*
+             * Thread 0 stops at the 1-thread count or earlier (a leaf search
+             * may overrun the stop a little, and thread 1's stores share the
+             * table's slots).
+             */
+            if (two.r.thread0_nodes > one.r.nodes + one.r.nodes / 8 + 4000)
+                fail_msg("%s: thread 0 did %llu nodes, one thread alone %llu", lines[k],
+                         (unsigned long long)two.r.thread0_nodes, (unsigned long long)one.r.nodes);
+            if (k == 2) { /* thread 1 wins, and its TT entries hold the proof */
+                assert_true(two.r.thread0_nodes * 4 < one.r.nodes);
+                assert_int_equal(two.researched, 0);
+            }
+        }
+    }
+}
+
+/*
  * ng_order's tie-break by a transform t (the parallel search's threads) is the
  * order of the transformed board: ordering b with tie t and mapping the moves
  * by t gives the order of t(b) with tie 0, at attacker and defender nodes.
@@ -419,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_set_config),
         cmocka_unit_test(test_tie_transform),
+        cmocka_unit_test(test_portfolio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,75 +208,6 @@ static void test_growth(void **state)
     tt_free(&tt);
 }
 
-/* Private (salted) entries: unsolved numbers stay private, solved results are shared. */
-static void test_salted(void **state)
-{
-    (void)state;
-    TT tt;
-    assert_int_equal(tt_create(&tt, 8), 0); /* below its cap: it can grow */
-    const Key k = 0x5151, s1 = (Key)0x9e3779 << TT_SALT_SHIFT, s2 = (Key)0x7f4a7c << TT_SALT_SHIFT;
-    TTData r, mine = { 5, 7, 10, 3, false }, theirs = { 2, 9, 20, 4, false };
-    /* Thread 0 (plain) and thread 1 (salt s1) keep their own numbers for the same key. */
-    assert_int_equal(tt_store(&tt, k, &theirs), TT_FILLED);
-    assert_int_equal(tt_store_salted(&tt, k, s1, &mine), TT_FILLED);
-    assert_true(tt_probe(&tt, k, &r));
-    assert_int_equal(r.pn, 2);
-    assert_true(tt_probe_salted(&tt, k, s1, &r));
-    assert_int_equal(r.pn, 5);
-    assert_int_equal(r.best, 10);
-    /* A third thread sees neither unsolved entry. */
-    assert_false(tt_probe_salted(&tt, k, s2, &r));
-    /* Overwriting its own entry takes no new slot. */
-    mine.pn = 6;
-    assert_int_equal(tt_store_salted(&tt, k, s1, &mine), TT_KEPT);
-    assert_true(tt_probe_salted(&tt, k, s1, &r));
-    assert_int_equal(r.pn, 6);
-    /* A proof from the salted thread replaces the plain entry: everyone sees it. */
-    TTData proof = { 0, PN_INF, 30, 8, false };
-    assert_int_equal(tt_store_salted(&tt, k, s1, &proof), TT_KEPT);
-    assert_true(tt_probe(&tt, k, &r));
-    assert_int_equal(r.pn, 0);
-    assert_int_equal(r.best, 30);
-    assert_true(tt_probe_salted(&tt, k, s2, &r));
-    assert_int_equal(r.pn, 0);
-    assert_true(tt_probe_salted(&tt, k, s1, &r));
-    assert_int_equal(r.pn, 0);
-    /* Its stale private entry is shadowed, and no unsolved store hides the proof again. */
-    assert_int_equal(tt_store_salted(&tt, k, s2, &mine), TT_KEPT);
-    assert_int_equal(tt_store(&tt, k, &theirs), TT_KEPT);
-    assert_true(tt_probe_salted(&tt, k, s2, &r));
-    assert_int_equal(r.pn, 0);
-    /* A disproof stays private; a proof with no plain entry takes the thread's own slot. */
-    const Key k2 = k + 3;
-    assert_int_equal(tt_store_salted(&tt, k2, s2, &mine), TT_FILLED);
-    TTData disproof = { PN_INF, 0, 40, 2, true };
-    assert_int_equal(tt_store_salted(&tt, k2, s2, &disproof), TT_KEPT);
-    assert_false(tt_probe(&tt, k2, &r));
-    assert_false(tt_probe_salted(&tt, k2, s1, &r));
-    assert_true(tt_probe_salted(&tt, k2, s2, &r));
-    assert_int_equal(r.dn, 0);
-    assert_true(r.exact);
-    assert_int_equal(tt_store_salted(&tt, k2, s2, &proof), TT_KEPT);
-    assert_true(tt_probe(&tt, k2, &r));
-    assert_int_equal(r.pn, 0);
-    assert_int_equal(r.best, 30);
-    /* A salt-0 thread's disproof is seen by everyone, and no private store hides it. */
-    const Key k4 = k + 7;
-    assert_int_equal(tt_store(&tt, k4, &disproof), TT_FILLED);
-    assert_int_equal(tt_store_salted(&tt, k4, s1, &mine), TT_KEPT);
-    assert_true(tt_probe_salted(&tt, k4, s1, &r));
-    assert_int_equal(r.dn, 0);
-    /* The salt leaves the bucket unchanged, so growth keeps salted entries findable. */
-    const Key k3 = k + 5;
-    assert_int_equal(tt_store_salted(&tt, k3, s1, &mine), TT_FILLED);
-    tt_grow(&tt);
-    assert_true(tt_probe_salted(&tt, k3, s1, &r));
-    assert_int_equal(r.pn, 6);
-    assert_true(tt_probe(&tt, k, &r));
-    assert_int_equal(r.pn, 0);
-    tt_free(&tt);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,7 +216,6 @@ int main(void)
         cmocka_unit_test(test_replacement),
         cmocka_unit_test(test_torn_entry),
         cmocka_unit_test(test_growth),
-        cmocka_unit_test(test_salted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
