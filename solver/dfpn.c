@@ -76,7 +76,8 @@ typedef struct {
     Board b;
     int tid;
     Key salt; /* this thread's private-entry salt (0 for thread 0): see "Parallel search" */
-    int tie;  /* ng_order's tie-break transform (0 for thread 0) */
+    const TieOrder *tie; /* ng_order's tie-break (NULL: point order, thread 0) */
+    TieOrder tie_order;  /* what tie points to */
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
     uint64_t dfpn_nodes; /* MID calls */
     uint64_t tt_new;     /* TT slots this thread's stores filled, not yet counted */
@@ -124,7 +125,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
     }
     NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
     if (st.result == RESULT_UNKNOWN && !c->ordered)
-        ng_order(b, attacker, c, 0);
+        ng_order(b, attacker, c, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -244,7 +245,7 @@ static inline void tt_put(Worker *w, Key key, const TTData *d)
  * values follow their moves into the new order, so they need not be read
  * again.  (Its own frame: the copies stay off the recursion's stack.)
  */
-static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c, int tie)
+static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c, const TieOrder *tie)
 {
     ProofNum pn[MAX_CHILDREN], dn[MAX_CHILDREN];
     uint8_t work[MAX_CHILDREN], slot[256];
@@ -470,8 +471,10 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
     w->b = *b;
     w->tid = tid;
     if (tid > 0) { /* see "Parallel search" in dfpn.h */
-        static const int ties[NUM_SYMS] = { 0, 3, 4, 7, 1, 2, 5, 6 }; /* the 180-degree turn first */
-        w->tie = ties[tid % NUM_SYMS];
+        /* The 180-degree turn first, then the other transforms, then shuffles. */
+        static const int ties[NUM_SYMS] = { 0, 3, 4, 7, 1, 2, 5, 6 };
+        ng_tie_order(tid < NUM_SYMS ? ties[tid] : tid, &w->tie_order);
+        w->tie = &w->tie_order;
         w->salt = thread_salt(tid);
     }
     w->stack = malloc(sizeof(Children) * MAX_PLY);

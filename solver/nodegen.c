@@ -334,8 +334,28 @@ NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, 
     return b->to_move == att ? gen_or(cfg, b, att, c, run_leaf, x) : gen_and(cfg, b, att, c, run_leaf, x);
 }
 
-/* Put c's children in the order of their images under transform t (the pass last). */
-static void order_by_transform(Children *c, int t)
+void ng_tie_order(int t, TieOrder *out)
+{
+    for (int p = 0; p < BOARD_POINTS; p++)
+        out->rank[p] = (uint8_t)(t > 0 && t < NUM_SYMS ? sym_apply(t, (Point)p) : p);
+    if (t < NUM_SYMS)
+        return;
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)t; /* splitmix64 stream: Fisher-Yates */
+    for (int i = BOARD_POINTS - 1; i > 0; i--) {
+        x += UINT64_C(0x9e3779b97f4a7c15);
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        int j = (int)(z % (uint64_t)(i + 1));
+        uint8_t r = out->rank[i];
+        out->rank[i] = out->rank[j];
+        out->rank[j] = r;
+    }
+}
+
+/* Put c's children in the order of tie's ranks (the pass last). */
+static void order_by_rank(Children *c, const TieOrder *tie)
 {
     int16_t at[BOARD_POINTS];
     memset(at, -1, sizeof at);
@@ -344,7 +364,7 @@ static void order_by_transform(Children *c, int t)
         if (c->mv[i] == POINT_PASS)
             pass = i;
         else
-            at[sym_apply(t, c->mv[i])] = (int16_t)i;
+            at[tie->rank[c->mv[i]]] = (int16_t)i;
     }
     Point mv[MAX_CHILDREN];
     ProofNum ip[MAX_CHILDREN];
@@ -358,10 +378,10 @@ static void order_by_transform(Children *c, int t)
     memcpy(c->init_pn, ip, (size_t)n * sizeof ip[0]);
 }
 
-void ng_order(Board *b, Color att, Children *c, int tie)
+void ng_order(Board *b, Color att, Children *c, const TieOrder *tie)
 {
     if (tie)
-        order_by_transform(c, tie);
+        order_by_rank(c, tie);
     Color def = color_other(att);
     bool is_or = b->to_move == att;
     int score[MAX_CHILDREN];

@@ -359,8 +359,11 @@ static void test_portfolio(void **state)
 
 /*
  * ng_order's tie-break by a transform t (the parallel search's threads) is the
- * order of the transformed board: ordering b with tie t and mapping the moves
- * by t gives the order of t(b) with tie 0, at attacker and defender nodes.
+ * order of the transformed board: ordering b with tie order t and mapping the
+ * moves by t gives the order of t(b) with the point order, at attacker and
+ * defender nodes.  Tie orders 8 and up (threads beyond the 8 transforms) are
+ * permutations, the same for the same t, and differ from each other and from
+ * the transforms.
  */
 static void test_tie_transform(void **state)
 {
@@ -383,20 +386,44 @@ static void test_tie_transform(void **state)
             if (c0.n < 3)
                 fail_msg("%s: %d children", lines[k], c0.n);
             assert_int_equal(c0.n, c1.n);
-            ng_order(&b, BLACK, &c0, t);
-            ng_order(&tb, BLACK, &c1, 0);
+            TieOrder tie;
+            ng_tie_order(t, &tie);
+            ng_order(&b, BLACK, &c0, &tie);
+            ng_order(&tb, BLACK, &c1, NULL);
             for (int i = 0; i < c0.n; i++)
                 if (sym_apply(t, c0.mv[i]) != c1.mv[i])
                     fail_msg("%s, transform %d: child %d is %d, transformed %d", lines[k], t, i, c0.mv[i], c1.mv[i]);
             /* The identity's order differs: the tie really changes the search. */
             ng_generate(&cfg, &b, BLACK, &c1, false, NULL);
-            ng_order(&b, BLACK, &c1, 0);
+            ng_order(&b, BLACK, &c1, NULL);
             bool same = true;
             for (int i = 0; i < c0.n; i++)
                 same &= c0.mv[i] == c1.mv[i];
             assert_false(same);
         }
     }
+}
+
+static void test_tie_shuffles(void **state)
+{
+    (void)state;
+    static TieOrder o[24];
+    for (int t = 0; t < 24; t++) {
+        ng_tie_order(t, &o[t]);
+        bool seen[BOARD_POINTS] = { false };
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            assert_true(o[t].rank[p] < BOARD_POINTS);
+            assert_false(seen[o[t].rank[p]]);
+            seen[o[t].rank[p]] = true;
+            if (t < NUM_SYMS)
+                assert_int_equal(o[t].rank[p], sym_apply(t, (Point)p));
+        }
+        for (int u = 0; u < t; u++)
+            assert_memory_not_equal(o[t].rank, o[u].rank, BOARD_POINTS);
+    }
+    TieOrder again;
+    ng_tie_order(17, &again);
+    assert_memory_equal(again.rank, o[17].rank, BOARD_POINTS);
 }
 
 /* dfpn_set_config keeps the TT for the same rules and size and refuses anything else. */
@@ -462,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_set_config),
         cmocka_unit_test(test_tie_transform),
+        cmocka_unit_test(test_tie_shuffles),
         cmocka_unit_test(test_portfolio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
