@@ -232,6 +232,27 @@ static inline void record_root(Worker *w, int depth, const TTData *d)
     atomic_compare_exchange_strong(&w->s->root_result, &none, v);
 }
 
+/*
+ * Probe key, the TT key of a node at depth.  The root's children, once
+ * solved, are shared between the racing threads: a thread t > 0 also reads
+ * a depth-1 node's solved entry under the plain key (thread 0's, where
+ * every thread stores its solved depth-1 results too: mid()).  At a
+ * defender root the threads so split the defences between them; deeper
+ * down they stay apart (see "Parallel search" in dfpn.h).
+ */
+static inline bool tt_get(const Worker *w, int depth, Key key, TTData *e)
+{
+    bool found = tt_probe(&w->s->tt, key, e);
+    if (depth != 1 || (found && (e->pn == 0 || e->dn == 0)))
+        return found;
+    TTData p;
+    if (w->salt && tt_probe(&w->s->tt, key ^ w->salt, &p) && (p.pn == 0 || p.dn == 0)) {
+        *e = p;
+        return true;
+    }
+    return found;
+}
+
 static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = tt_store(&w->s->tt, key, d);
@@ -287,7 +308,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     w->dfpn_nodes++;
     count_work(w, 1);
     TTData e;
-    bool found = tt_probe(&s->tt, key, &e);
+    bool found = tt_get(w, depth, key, &e);
     if (found && (e.pn == 0 || e.dn == 0)) {
         record_root(w, depth, &e);
         return;
@@ -363,7 +384,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         int lo = 0, hi = c->n;
         if (reread == -2) { /* values carried over the reordering */
             lo = hi = 0;
-        } else if (reread >= 0) {
+        } else if (reread >= 0 && !(depth == 0 && s->cfg.threads > 1)) { /* the root re-reads all: shared results */
             lo = reread, hi = reread + 1;
         } else if (probed) {
             for (int i = 0; i < c->n; i++)
@@ -371,7 +392,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         for (int i = lo; i < hi; i++) {
             TTData ce;
-            if (probed && tt_probe(&s->tt, c->key[i], &ce)) {
+            if (probed && tt_get(w, depth + 1, c->key[i], &ce)) {
                 c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
             } else { /* initial values: init_pn >= 1, dn 1 */
                 c->pn[i] = c->init_pn[i];
@@ -447,6 +468,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
     tt_put(w, key, &t);
+    if (depth == 1 && w->salt && (pn == 0 || dn == 0)) /* shared with the other threads: tt_get() */
+        tt_put(w, key ^ w->salt, &t);
     record_root(w, depth, &t);
     if (depth == 0 && (w->tid == 0 || pn == 0 || dn == 0))
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
@@ -573,7 +596,7 @@ static void extract_pv(const Dfpn *s, const Board *root, DfpnResult *res)
     res->pv_len = 0;
     while (res->pv_len < DFPN_MAX_PV && b.ply < MAX_PLY - 1) {
         TTData e;
-        if (!tt_probe(&s->tt, dfpn_node_key(s, &b, s->attacker), &e) || e.best == POINT_NONE)
+        if (!dfpn_probe(s, &b, s->attacker, &e) || e.best == POINT_NONE)
             break;
         if (e.best != POINT_PASS && (e.best >= BOARD_POINTS || board_at(&b, e.best) != EMPTY))
             break;
@@ -675,9 +698,21 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     return 0;
 }
 
-Key dfpn_node_key(const Dfpn *s, const Board *b, Color attacker)
+bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e)
 {
-    return dfpn_tt_key(b, attacker) ^ thread_salt(s->result_tid);
+    Key key = dfpn_tt_key(b, attacker);
+    bool found = tt_probe(&s->tt, key ^ thread_salt(s->result_tid), e);
+    if (found && (e->pn == 0 || e->dn == 0))
+        return true;
+    /* A subtree another thread solved (the root's children are shared): any thread's proof is a proof. */
+    for (int t = 0; t < s->cfg.threads; t++) {
+        TTData o;
+        if (t != s->result_tid && tt_probe(&s->tt, key ^ thread_salt(t), &o) && (o.pn == 0 || o.dn == 0)) {
+            *e = o;
+            return true;
+        }
+    }
+    return found;
 }
 
 Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
@@ -688,23 +723,22 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     Color saved = s->attacker;
     int saved_threads = s->cfg.threads;
     s->attacker = attacker;
-    s->cfg.threads = 1;
     atomic_store(&s->stop_internal, false);
     s->deadline = 0;
     s->node_limit = 0;
     w.limit = max_nodes ? max_nodes : 0;
-    Key key = dfpn_node_key(s, b, attacker);
     TTData e;
     while (!should_stop(&w)) {
-        if (tt_probe(&s->tt, key, &e) && (e.pn == 0 || e.dn == 0))
+        if (dfpn_probe(s, b, attacker, &e) && (e.pn == 0 || e.dn == 0))
             break;
+        s->cfg.threads = 1; /* one worker: no park(), no root re-reads */
         mid(&w, 0, PN_INF, PN_INF);
+        s->cfg.threads = saved_threads;
     }
     flush_tt_count(&w);
     worker_done(&w);
     s->attacker = saved;
-    s->cfg.threads = saved_threads;
-    if (tt_probe(&s->tt, key, &e))
+    if (dfpn_probe(s, b, attacker, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;
     return RESULT_UNKNOWN;
 }

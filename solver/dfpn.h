@@ -37,11 +37,13 @@
  * children as if the board were turned by a board transform (ng_order's
  * tie), so it follows other lines, and keys its TT entries by the position's
  * key ^ a salt of its own, so the threads share the table's memory but not
- * its contents.  The first thread to solve the root ends the solve.  A df-pn
+ * its contents, except the root's solved children, which every thread
+ * publishes and reads (at a defender root the threads so split the
+ * defences).  The first thread to solve the root ends the solve.  A df-pn
  * search's work is heavy-tailed in such ties (the 8 transforms of
  * `h8 h9 i9 e5 k9 e11` take 8.6k to 220k nodes), so racing two orderings
- * cuts the long runs, and thread 0 does what one thread would do, never more.
- * Sharing numbers or proofs between the threads was measured: it let them
+ * cuts the long runs, and thread 0 does about what one thread would do.
+ * Sharing numbers or proofs deeper down was measured: it let the threads
  * steer each other into larger proofs, at worst 30x the 1-thread work
  * (results/solver-bench.md).  With one thread the search is deterministic.
  *
@@ -144,12 +146,15 @@ const DfpnConfig *dfpn_config(const Dfpn *s);
 Key dfpn_tt_key(const Board *b, Color attacker);
 
 /*
- * Key under which the last solve's proof is stored for position b: the
- * thread that solved the root keeps its entries under dfpn_tt_key ^ its salt
- * ("Parallel search" above; thread 0's salt is 0).  Proof extraction and
- * dfpn_search_node read and write there.
+ * The TT entry of position b (attacker fixed) for the last solve's proof:
+ * thread t keys its entries by dfpn_tt_key ^ a salt of its own ("Parallel
+ * search" above; thread 0's salt is 0), and a proof can span threads (the
+ * root's children are shared).  So: the solving thread's entry if solved,
+ * else a solved entry of any other thread, else the solving thread's
+ * unsolved entry.  False when there is none.  Proof extraction and the PV
+ * read the TT through this.
  */
-Key dfpn_node_key(const Dfpn *s, const Board *b, Color attacker);
+bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e);
 
 /*
  * The node rules above, for proof extraction: classify position b (attacker
@@ -170,7 +175,7 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
 
 /*
  * Search position b (attacker fixed, b restored) single-threaded in the
- * solver's TT, as the thread that solved the last root (dfpn_node_key),
+ * solver's TT, as the thread that solved the last root (dfpn_probe),
  * until solved or max_nodes more nodes; used to fill gaps while extracting
  * proofs.  Returns the result at b (UNKNOWN if unsolved).
  */

@@ -34,7 +34,7 @@ static Point proven_child(Ex *x, Board *b, const Point *mv, int n)
             return mv[i];
         board_play(b, mv[i]);
         TTData e;
-        if (tt_probe(dfpn_tt(x->s), dfpn_node_key(x->s, b, x->att), &e) && e.pn == 0 && e.work < best_work)
+        if (dfpn_probe(x->s, b, x->att, &e) && e.pn == 0 && e.work < best_work)
             best = mv[i], best_work = e.work;
         board_undo(b);
     }
