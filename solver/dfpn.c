@@ -1,6 +1,7 @@
 /* dfpn.c - see dfpn.h. */
 #include "dfpn.h"
 
+#include <assert.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -197,25 +198,35 @@ static void count_work(Worker *w, uint64_t n)
  * it holds copies of entries, never pointers) waits here until every thread
  * still in the solve has arrived, then one of them doubles the table while
  * the others wait.  A thread that leaves the solve stops counting as
- * running, so the rest never wait for it.
+ * running, so the rest never wait for it.  A thread leaves the count before
+ * it looks at the request a last time, and waits again if a new one came
+ * meanwhile: so nobody grows the table while a thread it counted as parked
+ * is back in the search.  When the solve is stopping, a waiting thread
+ * drops the request instead (the table need not grow any more), so a
+ * thread stuck elsewhere cannot hold a stop.
  */
 static void park(Worker *w)
 {
     Dfpn *s = w->s;
-    atomic_fetch_add(&s->parked, 1);
-    while (atomic_load(&s->grow_req)) {
-        bool idle = false;
-        if (atomic_load(&s->parked) == atomic_load(&s->running) &&
-            atomic_compare_exchange_strong(&s->growing, &idle, true)) {
-            if (atomic_load(&s->grow_req)) /* not already done by another thread */
-                tt_grow(&s->tt);
-            atomic_store(&s->grow_req, false);
-            atomic_store(&s->growing, false);
-            break;
+    for (;;) {
+        atomic_fetch_add(&s->parked, 1);
+        while (atomic_load(&s->grow_req)) {
+            bool idle = false;
+            bool stopping = should_stop(w);
+            if ((stopping || atomic_load(&s->parked) == atomic_load(&s->running)) &&
+                atomic_compare_exchange_strong(&s->growing, &idle, true)) {
+                if (!stopping && atomic_load(&s->grow_req)) /* not already done by another thread */
+                    tt_grow(&s->tt);
+                atomic_store(&s->grow_req, false);
+                atomic_store(&s->growing, false);
+                break;
+            }
+            sched_yield();
         }
-        sched_yield();
+        atomic_fetch_sub(&s->parked, 1);
+        if (!atomic_load(&s->grow_req))
+            return;
     }
-    atomic_fetch_sub(&s->parked, 1);
 }
 
 /* Thread tid's TT keys are the positions' keys ^ its salt: see "Parallel search" in dfpn.h. */
@@ -625,10 +636,17 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     int nthreads = s->cfg.threads;
     _Atomic int err = 0;
     _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
-    atomic_store(&s->running, nthreads); /* the TT's growth waits for running threads (park()) */
     atomic_store(&s->parked, 0);
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes, thread0_nodes)
     {
+        /*
+         * The TT's growth waits for the running threads (park()): count the
+         * threads OpenMP really started, which may be fewer than asked for
+         * (OMP_THREAD_LIMIT, a nested region).  The single's barrier makes
+         * the count visible before any thread searches.
+         */
+#pragma omp single
+        atomic_store(&s->running, omp_get_num_threads());
         Worker w;
         if (worker_init(&w, s, b, omp_get_thread_num())) {
             atomic_store(&err, RJ_ENOMEM);
@@ -640,17 +658,25 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
             while (!should_stop(&w) && !atomic_load(&s->root_result))
                 mid(&w, 0, PN_INF, PN_INF);
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
-            atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
             if (w.tid == 0)
                 atomic_store(&thread0_nodes, w.nodes);
             uint64_t seen = atomic_load(&max_thread_nodes);
             while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
                 ;
-            worker_flush(&w);
+            worker_flush(&w); /* reads the TT's size: before leaving the count */
+            atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
             worker_done(&w);
         }
     }
+    /*
+     * Every thread left the count last (0 now): reading it orders their last
+     * writes before what follows for ThreadSanitizer, which cannot see
+     * libgomp's closing barrier.
+     */
+    int left = atomic_load(&s->running);
+    assert(left == 0);
+    (void)left;
     if (atomic_load(&err))
         return atomic_load(&err);
     TTData e = { 1, 1, POINT_NONE, 0, false };

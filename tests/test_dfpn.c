@@ -308,6 +308,19 @@ static void test_tt_growth(void **state)
     /* Two threads grow the table too (park() in dfpn.c), never past the cap. */
     assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / 64));
     assert_true(two.tt_buckets <= (uint64_t)64 << 14);
+    /*
+     * Fewer threads than asked for (here: a nested parallel region, where
+     * OpenMP starts one): the table still grows and the solve ends (it used
+     * to wait forever for the missing thread).
+     */
+    Solved nested;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+        nested = solve_cfg(&b, &cfg);
+    }
+    assert_int_equal(nested.r.result, RESULT_PROVEN);
+    assert_true(nested.tt_buckets >= 2 * (TT_START_BYTES / 64));
     /* A small solve stays in a small table with two threads as with one. */
     parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
     cfg.tt_mb = 256;
