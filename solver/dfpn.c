@@ -126,7 +126,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
     }
     NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
     if (st.result == RESULT_UNKNOWN && !c->ordered)
-        ng_order(b, attacker, c, NULL);
+        ng_order(b, attacker, dfpn_tt_key(b, attacker), c, NULL);
     *n = c->n;
     memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
     free(c);
@@ -229,6 +229,12 @@ static void park(Worker *w)
     }
 }
 
+/*
+ * Other threads use the TT now: several are in the solve (those that left
+ * it are done with the table; the acquire orders their last accesses first).
+ */
+static inline bool tt_shared(Dfpn *s) { return atomic_load_explicit(&s->running, memory_order_acquire) > 1; }
+
 /* Thread tid's TT keys are the positions' keys ^ its salt: see "Parallel search" in dfpn.h. */
 static inline Key thread_salt(int tid) { return (Key)tid * UINT64_C(0x9e3779b97f4a7c15); }
 
@@ -277,7 +283,8 @@ static inline void tt_put(Worker *w, Key key, const TTData *d)
  * values follow their moves into the new order, so they need not be read
  * again.  (Its own frame: the copies stay off the recursion's stack.)
  */
-static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Children *c, const TieOrder *tie)
+static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, Key key, Children *c,
+                                                           const TieOrder *tie)
 {
     ProofNum pn[MAX_CHILDREN], dn[MAX_CHILDREN];
     uint8_t work[MAX_CHILDREN], slot[256];
@@ -286,7 +293,7 @@ static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, 
         slot[c->mv[i]] = (uint8_t)i;
         pn[i] = c->pn[i], dn[i] = c->dn[i], work[i] = c->work[i], exact[i] = c->exact[i];
     }
-    ng_order(b, att, c, tie);
+    ng_order(b, att, key, c, tie);
     for (int i = 0; i < c->n; i++) {
         int j = slot[c->mv[i]];
         c->pn[i] = pn[j], c->dn[i] = dn[j], c->work[i] = work[j], c->exact[i] = exact[j];
@@ -308,7 +315,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
      * deterministic.  Several threads meet in park() first.
      */
     if (atomic_load_explicit(&s->grow_req, memory_order_relaxed)) {
-        if (s->cfg.threads > 1) {
+        if (tt_shared(s)) {
             park(w);
         } else {
             atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
@@ -395,7 +402,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         int lo = 0, hi = c->n;
         if (reread == -2) { /* values carried over the reordering */
             lo = hi = 0;
-        } else if (reread >= 0 && !(depth == 0 && s->cfg.threads > 1)) { /* the root re-reads all: shared results */
+        } else if (reread >= 0 && !(depth == 0 && tt_shared(s))) { /* the root re-reads all: shared results */
             lo = reread, hi = reread + 1;
         } else if (probed) {
             for (int i = 0; i < c->n; i++)
@@ -439,11 +446,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             bool carry = probed;
             if (!c->ordered) {
                 if (carry)
-                    order_keeping_values(b, att, c, w->tie);
+                    order_keeping_values(b, att, key, c, w->tie);
                 else
-                    ng_order(b, att, c, w->tie);
-                for (int i = 0; w->salt && i < c->n; i++) /* ng_order's keys are unsalted */
-                    c->key[i] ^= w->salt;
+                    ng_order(b, att, key, c, w->tie);
                 cache_put(gce, key, c);
             }
             probed = true;
@@ -692,7 +697,8 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         bool proven = rr & ROOT_PROVEN;
         e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8 & 0xff), 63, (rr & ROOT_EXACT) != 0 };
         tt_store(&s->tt, s->root_key, &e);
-        tt_store(&s->tt, s->root_key ^ thread_salt(s->result_tid), &e);
+        if (s->result_tid)
+            tt_store(&s->tt, s->root_key ^ thread_salt(s->result_tid), &e);
         found = true;
     } else {
         found = tt_probe(&s->tt, s->root_key, &e);
@@ -747,7 +753,6 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     if (worker_init(&w, s, b, s->result_tid)) /* it continues the solving thread's search */
         return RESULT_UNKNOWN;
     Color saved = s->attacker;
-    int saved_threads = s->cfg.threads;
     s->attacker = attacker;
     atomic_store(&s->stop_internal, false);
     s->deadline = 0;
@@ -757,9 +762,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     while (!should_stop(&w)) {
         if (dfpn_probe(s, b, attacker, &e) && (e.pn == 0 || e.dn == 0))
             break;
-        s->cfg.threads = 1; /* one worker: no park(), no root re-reads */
-        mid(&w, 0, PN_INF, PN_INF);
-        s->cfg.threads = saved_threads;
+        mid(&w, 0, PN_INF, PN_INF); /* alone: no solve is running (tt_shared() false) */
     }
     flush_tt_count(&w);
     worker_done(&w);

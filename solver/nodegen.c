@@ -340,13 +340,10 @@ void ng_tie_order(int t, TieOrder *out)
         out->rank[p] = (uint8_t)(t > 0 && t < NUM_SYMS ? sym_apply(t, (Point)p) : p);
     if (t < NUM_SYMS)
         return;
-    uint64_t x = UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)t; /* splitmix64 stream: Fisher-Yates */
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)t; /* a splitmix64 stream: Fisher-Yates */
     for (int i = BOARD_POINTS - 1; i > 0; i--) {
+        uint64_t z = zob_mix(x);
         x += UINT64_C(0x9e3779b97f4a7c15);
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        z ^= z >> 31;
         int j = (int)(z % (uint64_t)(i + 1));
         uint8_t r = out->rank[i];
         out->rank[i] = out->rank[j];
@@ -378,7 +375,8 @@ static void order_by_rank(Children *c, const TieOrder *tie)
     memcpy(c->init_pn, ip, (size_t)n * sizeof ip[0]);
 }
 
-void ng_order(Board *b, Color att, Children *c, const TieOrder *tie)
+/* ng_order's sort of two or more children. */
+static void order_moves(Board *b, Color att, Children *c, const TieOrder *tie)
 {
     if (tie)
         order_by_rank(c, tie);
@@ -428,7 +426,12 @@ void ng_order(Board *b, Color att, Children *c, const TieOrder *tie)
         sort_children(c, score);
         c->n = total;
     }
-    Key key = dfpn_tt_key(b, att);
+}
+
+void ng_order(Board *b, Color att, Key key, Children *c, const TieOrder *tie)
+{
+    if (c->n > 1)
+        order_moves(b, att, c, tie);
     for (int i = 0; i < c->n; i++)
         c->key[i] = ng_child_key(b, key, c->mv[i]);
     c->ordered = true;

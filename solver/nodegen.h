@@ -90,12 +90,14 @@ void ng_tie_order(int t, TieOrder *out);
  * some removed) in search order: line-pattern scores, highest first; for a
  * defender, near moves first, then the others in point order and the pass.
  * Ordering is deferred because most new nodes exceed their thresholds at
- * once and are left before a child is chosen.  Recomputes the keys.
+ * once and are left before a child is chosen.  Recomputes the children's
+ * keys from key, b's TT key as the caller's search keys it (dfpn_tt_key, or
+ * with a thread's salt: dfpn.c).
  * Equal scores keep the generation order (point order) when tie is NULL,
  * else the order of tie->rank (the parallel search's threads break ties
  * differently: dfpn.c).
  */
-void ng_order(Board *b, Color att, Children *c, const TieOrder *tie);
+void ng_order(Board *b, Color att, Key key, Children *c, const TieOrder *tie);
 
 
 #endif /* RJ_NODEGEN_H */

@@ -44,8 +44,9 @@
  * tt_add_used, which says when to grow.
  *
  * Thread safety: tt_probe/tt_store/tt_prefetch/tt_add_used are safe from
- * any number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not (no other thread may use the table meanwhile: a
- * parallel search stops its threads while one grows it, dfpn.c's park()).
+ * any number of threads at once; tt_create/tt_free/tt_clear/tt_grow are not
+ * (no other thread may use the table meanwhile: a parallel search stops its
+ * threads while one grows it, dfpn.c's park()).
  */
 #ifndef RJ_TT_H
 #define RJ_TT_H

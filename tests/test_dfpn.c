@@ -402,14 +402,14 @@ static void test_tie_transform(void **state)
             assert_int_equal(c0.n, c1.n);
             TieOrder tie;
             ng_tie_order(t, &tie);
-            ng_order(&b, BLACK, &c0, &tie);
-            ng_order(&tb, BLACK, &c1, NULL);
+            ng_order(&b, BLACK, dfpn_tt_key(&b, BLACK), &c0, &tie);
+            ng_order(&tb, BLACK, dfpn_tt_key(&tb, BLACK), &c1, NULL);
             for (int i = 0; i < c0.n; i++)
                 if (sym_apply(t, c0.mv[i]) != c1.mv[i])
                     fail_msg("%s, transform %d: child %d is %d, transformed %d", lines[k], t, i, c0.mv[i], c1.mv[i]);
             /* The identity's order differs: the tie really changes the search. */
             ng_generate(&cfg, &b, BLACK, &c1, false, NULL);
-            ng_order(&b, BLACK, &c1, NULL);
+            ng_order(&b, BLACK, dfpn_tt_key(&b, BLACK), &c1, NULL);
             bool same = true;
             for (int i = 0; i < c0.n; i++)
                 same &= c0.mv[i] == c1.mv[i];
