@@ -26,17 +26,33 @@ enum {
     VCT_TREE = 1 << 14
 };
 
+/*
+ * The fields each thread reads at every node and the ones the threads keep
+ * writing lie on different cache lines: a write invalidates the line in the
+ * other cores' caches, and the next read there waits for it (measured: a
+ * 2-thread solve's thread 0 ran 1.3-1.5x slower than one thread alone with
+ * them mixed; solver-bench.md).
+ */
+enum { CACHE_LINE = 64 };
+
 struct Dfpn {
+    /* Read at every node; written once per solve or rarely. */
     DfpnConfig cfg;
-    TT tt;
+    TT tt; /* its counters are on lines of their own (tt.h) */
     atomic_bool stop_internal;
-    atomic_bool interrupted;
-    _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
-    _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
+    /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
+    atomic_bool grow_req;
     uint64_t node_limit;    /* absolute limit on nodes (0: none) */
     double t0, deadline;    /* deadline 0: none */
     Color attacker;
     Key root_key;
+    int result_tid; /* the thread that solved the last root: its TT entries hold the proof */
+    struct Worker *workers; /* one per thread, kept between solves (worker_begin) */
+    int nworkers;
+    char pad0[CACHE_LINE];
+    /* Written as the threads search. */
+    _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
+    _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
     /*
      * The root's result, recorded by the first thread that solves it (0: not
@@ -45,13 +61,12 @@ struct Dfpn {
      * the root's entry.
      */
     _Atomic uint64_t root_result;
-    int result_tid; /* the thread that solved the last root: its TT entries hold the proof */
-    /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
-    atomic_bool grow_req;
+    atomic_bool interrupted;
     /* Growing the TT with several threads (see park()). */
-    _Atomic int running;   /* threads that may still touch the TT in this solve */
+    _Atomic int running;   /* threads in this solve that may still touch the TT (counted as they arrive) */
     _Atomic int parked;    /* threads waiting in park() */
     atomic_bool growing;   /* a thread is growing it */
+    char pad1[CACHE_LINE];
 };
 
 
@@ -64,15 +79,17 @@ struct Dfpn {
 enum { GEN_CACHE_BITS = 12 };
 typedef struct {
     Key key;
+    uint32_t epoch; /* the worker's epoch when written: older entries are empty (0: never) */
     uint16_t n;
-    bool complete, ordered, used;
+    bool complete, ordered;
     Point mv[MAX_CHILDREN];
     uint8_t init_pn[MAX_CHILDREN];
 } GenCacheEntry;
 
-typedef struct {
+typedef struct Worker {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
+    uint32_t epoch;       /* this solve's cache epoch (worker_begin) */
     NgCtx ng;             /* the worker's VCF / VCT contexts */
     Board b;
     int tid;
@@ -86,13 +103,14 @@ typedef struct {
     bool solve_root; /* a dfpn_solve thread: records the root's result */
     double next_progress;
     Children *stack; /* one per depth below the search root */
+    char pad[CACHE_LINE]; /* the workers lie in one array: keep the next one's fields off this one's lines */
 } Worker;
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static void cache_put(GenCacheEntry *e, Key key, const Children *c)
+static void cache_put(GenCacheEntry *e, uint32_t epoch, Key key, const Children *c)
 {
-    e->used = true;
+    e->epoch = epoch;
     e->key = key;
     e->n = (uint16_t)c->n;
     e->complete = c->complete;
@@ -151,12 +169,21 @@ static void report_progress(Worker *w, double t)
     s->cfg.progress(s->cfg.progress_ctx, &p);
 }
 
-/* Count the TT slots w's stores filled; ask for growth when the table is a quarter full. */
+/*
+ * Count the TT slots w's stores filled; ask for growth when the table is a
+ * quarter full.  The next doubling's memory is populated ahead (the kernel
+ * zeroes it: 0.5-25 GB/s on this VM, slowest on memory it never touched) by
+ * a thread other than thread 0 when there is one, so the thread that runs
+ * the 1-thread search order does not stop for it.
+ */
 static void flush_tt_count(Worker *w)
 {
-    if (w->tt_new && tt_add_used(&w->s->tt, w->tt_new))
-        atomic_store(&w->s->grow_req, true);
+    Dfpn *s = w->s;
+    if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
+        atomic_store(&s->grow_req, true);
     w->tt_new = 0;
+    if (w->tid > 0 || atomic_load_explicit(&s->running, memory_order_relaxed) <= 1)
+        tt_prepare_growth(&s->tt);
 }
 
 /*
@@ -310,12 +337,13 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Key key = dfpn_tt_key(b, att) ^ w->salt; /* children's keys inherit the salt (ng_child_key) */
     /*
      * Grow the TT when asked, between TT accesses (the search holds copies of
-     * entries, never pointers).  With one thread nobody else uses it, and it
-     * grows at a point fixed by the node count: the search stays
-     * deterministic.  Several threads meet in park() first.
+     * entries, never pointers).  In a solve the threads meet in park() first
+     * (a 1-thread solve finds itself alone there and grows the table at a
+     * point fixed by the node count: the search stays deterministic);
+     * dfpn_search_node runs outside any solve, alone.
      */
     if (atomic_load_explicit(&s->grow_req, memory_order_relaxed)) {
-        if (tt_shared(s)) {
+        if (atomic_load(&s->running) > 0) { /* in a solve: another thread may join at any time */
             park(w);
         } else {
             atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
@@ -334,7 +362,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
-    if (found && gce->used && gce->key == key) {
+    if (found && gce->epoch == w->epoch && gce->key == key) {
         c->n = gce->n;
         c->complete = gce->complete;
         c->ordered = gce->ordered;
@@ -347,7 +375,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         if (w->ng.threat_nodes > threat0)
             count_work(w, w->ng.threat_nodes - threat0);
         if (st.result == RESULT_UNKNOWN)
-            cache_put(gce, key, c);
+            cache_put(gce, w->epoch, key, c);
     }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
@@ -449,7 +477,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                     order_keeping_values(b, att, key, c, w->tie);
                 else
                     ng_order(b, att, key, c, w->tie);
-                cache_put(gce, key, c);
+                cache_put(gce, w->epoch, key, c);
             }
             probed = true;
             reread = carry ? -2 : -1;
@@ -491,21 +519,36 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
 
-static void worker_done(Worker *w)
+/* Free a worker's memory. */
+static void worker_free(Worker *w)
 {
     free(w->stack);
     free(w->cache);
     vct_free(w->ng.vct);
     vcf_free(w->ng.vcf);
-    w->stack = NULL;
-    w->cache = NULL;
-    w->ng.vct = NULL;
-    w->ng.vcf = NULL;
+    memset(w, 0, sizeof *w);
 }
 
-static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
+/*
+ * Make w thread tid's worker for a search of b: its memory (child-list
+ * cache, threat-search contexts, stack) is allocated at its first use and
+ * kept by the solver for later solves, so a solve neither allocates nor
+ * frees it (freeing would unmap it: a TLB-shootdown interrupt to every other
+ * CPU running the process's threads).  Each solve starts as if the memory
+ * were new: the leaf VCF's table is cleared (which also faults it in: its
+ * probes read pages before writing them, and each such page would cost the
+ * same interrupt at its first store; see "Growth" in tt.h) and the cache's
+ * epoch moves on, which empties it.
+ */
+static int worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
 {
+    Worker keep = *w;
     memset(w, 0, sizeof *w);
+    w->cache = keep.cache;
+    w->stack = keep.stack;
+    w->ng.vcf = keep.ng.vcf;
+    w->ng.vct = keep.ng.vct;
+    w->epoch = keep.epoch + 1;
     w->s = s;
     w->b = *b;
     w->tid = tid;
@@ -516,14 +559,38 @@ static int worker_init(Worker *w, Dfpn *s, const Board *b, int tid)
         w->tie = &w->tie_order;
         w->salt = thread_salt(tid);
     }
-    w->stack = malloc(sizeof(Children) * MAX_PLY);
-    w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    w->ng.vct = s->cfg.vct_budget ? vct_new(VCT_TT_LOG2, VCT_TREE) : NULL;
-    w->ng.vcf = vcf_new(VCF_TT_LOG2);
-    if (w->stack && w->cache && (w->ng.vct || !s->cfg.vct_budget) && w->ng.vcf)
+    if (!w->stack)
+        w->stack = malloc(sizeof(Children) * MAX_PLY);
+    if (!w->cache)
+        w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
+    if (!w->ng.vct && s->cfg.vct_budget)
+        w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE);
+    if (!w->ng.vcf)
+        w->ng.vcf = vcf_new(VCF_TT_LOG2);
+    if (!w->stack || !w->cache || (!w->ng.vct && s->cfg.vct_budget) || !w->ng.vcf)
+        return RJ_ENOMEM; /* what was allocated stays for worker_free */
+    if (w->epoch == 0) { /* wrapped: entries of every age are left */
+        memset(w->cache, 0, ((size_t)1 << GEN_CACHE_BITS) * sizeof *w->cache);
+        w->epoch = 1;
+    }
+    vcf_clear(w->ng.vcf);
+    if (w->ng.vct)
+        vct_clear(w->ng.vct);
+    return 0;
+}
+
+/* Grow the solver's pool of workers to n (the workers' memory comes at their first use). */
+static int workers_reserve(Dfpn *s, int n)
+{
+    if (n <= s->nworkers)
         return 0;
-    worker_done(w);
-    return RJ_ENOMEM;
+    Worker *ws = realloc(s->workers, (size_t)n * sizeof *ws);
+    if (!ws)
+        return RJ_ENOMEM;
+    memset(ws + s->nworkers, 0, (size_t)(n - s->nworkers) * sizeof *ws);
+    s->workers = ws;
+    s->nworkers = n;
+    return 0;
 }
 
 static void worker_flush(Worker *w)
@@ -557,6 +624,21 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
     return c;
 }
 
+/*
+ * Start OpenMP's threads for a solver of n threads now, not in the first
+ * solve: starting a thread can take milliseconds on a virtual machine (the
+ * new thread first runs on its parent's CPU), which a short solve would pay
+ * on its clock.  libgomp keeps them for later parallel regions.
+ */
+static void start_threads(int n)
+{
+    if (n > 1) {
+#pragma omp parallel num_threads(n)
+        {
+        }
+    }
+}
+
 int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
 {
     /* The TT's entries depend on the rule set and on candidate-only vs full-width disproofs. */
@@ -564,6 +646,7 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
         cfg->full_width != s->cfg.full_width)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
+    start_threads(cfg->threads);
     return 0;
 }
 
@@ -581,6 +664,11 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
         dfpn_free(s);
         return rc;
     }
+    start_threads(cfg->threads);
+    if (workers_reserve(s, cfg->threads)) {
+        dfpn_free(s);
+        return RJ_ENOMEM;
+    }
     *out = s;
     return 0;
 }
@@ -589,6 +677,9 @@ void dfpn_free(Dfpn *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->nworkers; i++)
+        worker_free(&s->workers[i]);
+    free(s->workers);
     tt_free(&s->tt);
     free(s);
 }
@@ -639,39 +730,43 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
+    if (workers_reserve(s, nthreads))
+        return RJ_ENOMEM;
     _Atomic int err = 0;
     _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
     atomic_store(&s->parked, 0);
 #pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes, thread0_nodes)
     {
-        /*
-         * The TT's growth waits for the running threads (park()): count the
-         * threads OpenMP really started, which may be fewer than asked for
-         * (OMP_THREAD_LIMIT, a nested region).  The single's barrier makes
-         * the count visible before any thread searches.
-         */
-#pragma omp single
-        atomic_store(&s->running, omp_get_num_threads());
-        Worker w;
-        if (worker_init(&w, s, b, omp_get_thread_num())) {
+        Worker *w = &s->workers[omp_get_thread_num()];
+        if (worker_begin(w, s, b, omp_get_thread_num())) {
             atomic_store(&err, RJ_ENOMEM);
             atomic_store(&s->stop_internal, true);
-            atomic_fetch_sub(&s->running, 1);
         } else {
-            w.next_progress = s->t0 + s->cfg.progress_interval;
-            w.solve_root = true;
-            while (!should_stop(&w) && !atomic_load(&s->root_result))
-                mid(&w, 0, PN_INF, PN_INF);
+            /*
+             * A thread joins the solve when it starts, with no barrier: a
+             * thread can take milliseconds to start on a virtual machine,
+             * and thread 0 need not wait for it.  It counts itself among
+             * the threads the TT's growth waits for (park()) before its
+             * first TT access, then waits out a growth already asked for:
+             * a thread growing the table counted the threads before this
+             * one came, but has not cleared the request yet.
+             */
+            atomic_fetch_add(&s->running, 1);
+            if (atomic_load(&s->grow_req))
+                park(w);
+            w->next_progress = s->t0 + s->cfg.progress_interval;
+            w->solve_root = true;
+            while (!should_stop(w) && !atomic_load(&s->root_result))
+                mid(w, 0, PN_INF, PN_INF);
             atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
             /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
-            if (w.tid == 0)
-                atomic_store(&thread0_nodes, w.nodes);
+            if (w->tid == 0)
+                atomic_store(&thread0_nodes, w->nodes);
             uint64_t seen = atomic_load(&max_thread_nodes);
-            while (w.nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w.nodes))
+            while (w->nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w->nodes))
                 ;
-            worker_flush(&w); /* reads the TT's size: before leaving the count */
+            worker_flush(w); /* reads the TT's size: before leaving the count */
             atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
-            worker_done(&w);
         }
     }
     /*
@@ -749,23 +844,24 @@ bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e)
 
 Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
 {
-    Worker w;
-    if (worker_init(&w, s, b, s->result_tid)) /* it continues the solving thread's search */
+    if (workers_reserve(s, s->result_tid + 1))
+        return RESULT_UNKNOWN;
+    Worker *w = &s->workers[s->result_tid];
+    if (worker_begin(w, s, b, s->result_tid)) /* it continues the solving thread's search */
         return RESULT_UNKNOWN;
     Color saved = s->attacker;
     s->attacker = attacker;
     atomic_store(&s->stop_internal, false);
     s->deadline = 0;
     s->node_limit = 0;
-    w.limit = max_nodes ? max_nodes : 0;
+    w->limit = max_nodes ? max_nodes : 0;
     TTData e;
-    while (!should_stop(&w)) {
+    while (!should_stop(w)) {
         if (dfpn_probe(s, b, attacker, &e) && (e.pn == 0 || e.dn == 0))
             break;
-        mid(&w, 0, PN_INF, PN_INF); /* alone: no solve is running (tt_shared() false) */
+        mid(w, 0, PN_INF, PN_INF); /* alone: no solve is running (s->running 0) */
     }
-    flush_tt_count(&w);
-    worker_done(&w);
+    flush_tt_count(w);
     s->attacker = saved;
     if (dfpn_probe(s, b, attacker, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;

@@ -10,6 +10,19 @@
 
 enum { TT_ALIGN = 2 << 20 }; /* 2 MiB: one huge page */
 
+/*
+ * Make the fresh (zero, unused) bytes [p, p + n) of the table writable now:
+ * see "Growth" in tt.h.  p and n are multiples of 64 KiB at least.
+ */
+static void populate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(p, n, MADV_POPULATE_WRITE) == 0)
+        return;
+#endif
+    memset(p, 0, n); /* kernels before 5.14: writing the zeros faults the pages in */
+}
+
 /* The size of a new or cleared table: TT_START_BYTES, or the cap when smaller. */
 static uint64_t start_buckets(uint64_t max_buckets)
 {
@@ -50,6 +63,9 @@ int tt_create(TT *tt, size_t mb)
     tt->max_buckets = nb;
     tt->nbuckets = start_buckets(nb);
     tt->bytes = alloc;
+    populate(mem, (size_t)(tt->nbuckets * 64));
+    atomic_store(&tt->ready, tt->nbuckets);
+    atomic_store(&tt->preparing, false);
     atomic_store(&tt->used, 0);
     return 0;
 }
@@ -71,10 +87,34 @@ void tt_clear(TT *tt)
     atomic_store(&tt->used, 0);
 }
 
+/* Populate the buckets [ready, upto) (fresh, unused memory: see "Growth" in tt.h). */
+static void populate_upto(TT *tt, uint64_t upto)
+{
+    uint64_t from = atomic_load_explicit(&tt->ready, memory_order_relaxed);
+    if (from >= upto)
+        return;
+    populate(&tt->entries[from * TT_WAYS], (size_t)((upto - from) * 64));
+    atomic_store_explicit(&tt->ready, upto, memory_order_relaxed);
+}
+
 bool tt_add_used(TT *tt, uint64_t n)
 {
     uint64_t used = atomic_fetch_add_explicit(&tt->used, n, memory_order_relaxed) + n;
     return tt->nbuckets < tt->max_buckets && used * 4 > tt->nbuckets * TT_WAYS;
+}
+
+void tt_prepare_growth(TT *tt)
+{
+    /* nbuckets is stable here: tt_grow runs only while no other call is in the table. */
+    uint64_t nb = tt->nbuckets;
+    if (nb >= tt->max_buckets || atomic_load_explicit(&tt->ready, memory_order_relaxed) >= 2 * nb ||
+        atomic_load_explicit(&tt->used, memory_order_relaxed) * 8 <= nb * TT_WAYS)
+        return;
+    bool idle = false;
+    if (atomic_compare_exchange_strong(&tt->preparing, &idle, true)) {
+        populate_upto(tt, 2 * nb);
+        atomic_store(&tt->preparing, false);
+    }
 }
 
 enum {
@@ -91,6 +131,7 @@ void tt_grow(TT *tt)
     uint64_t old = tt->nbuckets, nb = old * 2;
     if (old >= tt->max_buckets)
         return;
+    populate_upto(tt, nb); /* usually done ahead by tt_add_used */
     /*
      * An entry of bucket b (= key mod old) belongs in b or b + old under the
      * new mask; the upper bucket is fresh (zero) and receives at most the

@@ -38,7 +38,17 @@
  * the cap would keep: a 1-thread search is the same as with the whole table
  * from the start (same `renju bench` signature), except for the rare entry
  * whose eviction asked for the growth.  Its memory is reserved
- * at the cap and touched as it grows; doubling splits bucket b into b and
+ * at the cap and populated (written, page tables filled) as it grows: the
+ * part in use is made writable up front (tt_create, tt_grow) rather than
+ * at the first store.  A probe of an untouched page maps the kernel's zero
+ * page, and the store after it replaces that mapping, which in a process
+ * whose other threads run on other CPUs costs a TLB-shootdown interrupt to
+ * each of them (2-thread solve of `h8 i9 i7 i8 g7 f10`: 1,037 such
+ * interrupts before, 175 after; solver-bench.md).  The next doubling's
+ * memory is populated ahead, once the table is an eighth full
+ * (tt_prepare_growth: the memory beyond the part in use, which nobody
+ * reads), so a parallel search's threads do not wait for the kernel's page
+ * zeroing while one of them grows the table.  Doubling splits bucket b into b and
  * b + the old bucket count, so every entry is kept (tt_grow).  The caller
  * counts the slots its stores fill (tt_store's return value) with
  * tt_add_used, which says when to grow.
@@ -83,7 +93,12 @@ typedef struct {
     uint64_t nbuckets;     /* buckets in use now: a power of two <= max_buckets */
     uint64_t max_buckets;  /* the cap: a power of two */
     size_t bytes;          /* allocation size */
+    /* The counters, written as the table fills, apart from what every probe reads. */
+    char pad[64];
     _Atomic uint64_t used; /* slots in use, as counted by tt_add_used */
+    _Atomic uint64_t ready; /* buckets populated (writable), >= nbuckets: see "Growth" */
+    atomic_bool preparing;  /* a tt_add_used call is populating the next doubling */
+    char pad_end[64];       /* and apart from what follows the TT */
 } TT;
 
 /*
@@ -105,6 +120,15 @@ void tt_clear(TT *tt);
  * table is more than a quarter full and below its cap, i.e. tt_grow is due.
  */
 bool tt_add_used(TT *tt, uint64_t n);
+
+/*
+ * When the table is more than an eighth full and below its cap, populate
+ * the memory of its next doubling now (see "Growth" above), unless that is
+ * done or another call is doing it: tt_grow then finds it ready.  Safe
+ * with probes and stores running in other threads (the memory is beyond
+ * the part in use).
+ */
+void tt_prepare_growth(TT *tt);
 
 /* Double the table (no-op at the cap), moving the entries whose bucket changes. */
 void tt_grow(TT *tt);

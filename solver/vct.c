@@ -86,6 +86,12 @@ void vct_free(VctCtx *ctx)
     free(ctx);
 }
 
+void vct_clear(VctCtx *ctx)
+{
+    vcf_clear(ctx->vcf);
+    memset(ctx->dis, 0, (ctx->dis_mask + 1) * sizeof *ctx->dis);
+}
+
 void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes) { ctx->vcf_budget = nodes; }
 
 /*

@@ -56,6 +56,9 @@ typedef struct {
 VctCtx *vct_new(int tt_log2, uint32_t max_tree);
 void vct_free(VctCtx *ctx);
 
+/* Forget every stored fact (its VCF table's and the disproof table's). */
+void vct_clear(VctCtx *ctx);
+
 /*
  * Node budget of each VCF probe made at attacker nodes (default 2000; 0
  * disables the probes).

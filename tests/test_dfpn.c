@@ -278,6 +278,59 @@ static void test_determinism_and_threads(void **state)
 }
 
 /*
+ * A solver keeps its threads' memory (child-list cache, leaf VCF tables)
+ * between solves, but each solve starts as if it were new: after other
+ * solves and dfpn_clear, a 1-thread solve repeats a fresh solver's work
+ * exactly; a 2-thread solver solves one position after another and each
+ * proof passes the checker.
+ */
+static void test_solver_reuse(void **state)
+{
+    (void)state;
+    Board a, b;
+    parse("h8 i9 i7 i8 g7 f8", EMPTY, &a);
+    parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = BLACK;
+    cfg.tt_mb = 32;
+    cfg.max_nodes = 5000000;
+    Solved fresh = solve_cfg(&a, &cfg);
+    assert_int_equal(fresh.r.result, RESULT_PROVEN);
+    Dfpn *s;
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    DfpnResult r;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(dfpn_solve(s, &b, &r), 0);
+        assert_int_equal(r.result, RESULT_PROVEN);
+        dfpn_clear(s);
+        assert_int_equal(dfpn_solve(s, &a, &r), 0);
+        assert_int_equal(r.result, RESULT_PROVEN);
+        assert_int_equal(r.nodes, fresh.r.nodes);
+        assert_int_equal(r.dfpn_nodes, fresh.r.dfpn_nodes);
+        dfpn_clear(s);
+    }
+    dfpn_free(s);
+    cfg.threads = 2;
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    const Board *seq[] = { &a, &b, &a };
+    for (int i = 0; i < 3; i++) {
+        dfpn_clear(s);
+        assert_int_equal(dfpn_solve(s, seq[i], &r), 0);
+        assert_int_equal(r.result, RESULT_PROVEN);
+        ProofWriter w = { 0 };
+        ExtractStats es;
+        assert_int_equal(proof_extract(s, seq[i], BLACK, 0, 0, &w, &es), 0);
+        char why[512] = "";
+        ProofStats st;
+        if (proof_check(seq[i], w.data, w.len, &st, why, sizeof why))
+            fail_msg("proof %d rejected by proof_check: %s", i, why);
+        free(w.data);
+    }
+    dfpn_free(s);
+}
+
+/*
  * The TT grows while the search runs: the proofs still pass the checker, a
  * 1-thread search stays deterministic across growths, and several threads
  * grow it as well.
@@ -499,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_candidates_only),
         cmocka_unit_test(test_minimax_agreement),
         cmocka_unit_test(test_determinism_and_threads),
+        cmocka_unit_test(test_solver_reuse),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_set_config),

@@ -155,6 +155,13 @@ static void test_growth(void **state)
         uint64_t slots = tt.nbuckets * TT_WAYS;
         bool due = tt_add_used(&tt, fills);
         assert_int_equal(due, tt.nbuckets < tt.max_buckets && filled * 4 > slots);
+        /* The next doubling's memory is made ready once the table is an eighth full. */
+        tt_prepare_growth(&tt);
+        uint64_t ready = atomic_load(&tt.ready);
+        if (tt.nbuckets < tt.max_buckets && filled * 8 > slots)
+            assert_int_equal(ready, 2 * tt.nbuckets);
+        else
+            assert_int_equal(ready, tt.nbuckets);
         if (!due)
             continue;
         /* Every key present before the growth is present after it, with its data. */
