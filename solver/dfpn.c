@@ -20,6 +20,7 @@ enum { ROOT_SOLVED = 1, ROOT_PROVEN = 2, ROOT_EXACT = 4 };
 
 enum {
     FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
+    PREPARE_BYTES = 1 << 20,     /* TT memory a helper thread populates ahead at a flush */
     DEFAULT_VCF_BUDGET = 2000,
     VCT_TT_LOG2 = 16,
     VCF_TT_LOG2 = 18,
@@ -66,6 +67,13 @@ struct Dfpn {
     _Atomic int running;   /* threads in this solve that may still touch the TT (counted as they arrive) */
     _Atomic int parked;    /* threads waiting in park() */
     atomic_bool growing;   /* a thread is growing it */
+    /*
+     * Solves started: written by the caller before a parallel region, read
+     * by each thread as it enters, so ThreadSanitizer (which cannot see
+     * libgomp's wake-up of its pooled threads) sees the solve's set-up
+     * happen before the threads' reads.
+     */
+    _Atomic uint64_t solves;
     char pad1[CACHE_LINE];
 };
 
@@ -170,20 +178,32 @@ static void report_progress(Worker *w, double t)
 }
 
 /*
+ * Ask for the TT's growth.  grow_req lies on the line every node reads:
+ * only the first request writes it.
+ */
+static inline void ask_growth(Dfpn *s)
+{
+    if (!atomic_load_explicit(&s->grow_req, memory_order_relaxed))
+        atomic_store(&s->grow_req, true);
+}
+
+/*
  * Count the TT slots w's stores filled; ask for growth when the table is a
- * quarter full.  The next doubling's memory is populated ahead (the kernel
- * zeroes it: 0.5-25 GB/s on this VM, slowest on memory it never touched) by
- * a thread other than thread 0 when there is one, so the thread that runs
- * the 1-thread search order does not stop for it.
+ * quarter full.  In a parallel solve the threads other than thread 0
+ * populate the next doubling's memory ahead, PREPARE_BYTES at a flush: the
+ * kernel zeroes it (0.4-25 GB/s on this VM, slowest on memory the VM never
+ * touched; 32 MiB took 41 ms of a 129 ms solve), and otherwise the thread
+ * that grows the table does it while the others wait.  Thread 0, which runs
+ * the 1-thread search's order, waits at most for one such piece.
  */
 static void flush_tt_count(Worker *w)
 {
     Dfpn *s = w->s;
     if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
-        atomic_store(&s->grow_req, true);
+        ask_growth(s);
     w->tt_new = 0;
-    if (w->tid > 0 || atomic_load_explicit(&s->running, memory_order_relaxed) <= 1)
-        tt_prepare_growth(&s->tt);
+    if (w->tid > 0)
+        tt_prepare_growth(&s->tt, PREPARE_BYTES);
 }
 
 /*
@@ -242,7 +262,28 @@ static void park(Worker *w)
             bool stopping = should_stop(w);
             if ((stopping || atomic_load(&s->parked) == atomic_load(&s->running)) &&
                 atomic_compare_exchange_strong(&s->growing, &idle, true)) {
-                if (!stopping && atomic_load(&s->grow_req)) /* not already done by another thread */
+                /*
+                 * Count again under the lock: the two loads above are not one
+                 * snapshot (another thread may have grown the table, left and
+                 * asked again in between).  The request is read first: only a
+                 * holder of the lock clears it, so it stands from then on; a
+                 * thread that left park() to search saw it clear before that,
+                 * so its leaving shows in the count read after; a thread that
+                 * arrived and found no request counted itself in `running`
+                 * before, so it shows too; a thread that arrives now, or is
+                 * still on its way out of park(), finds the request and waits.
+                 * Equal counts then mean every thread that can touch the
+                 * table is waiting.  This needs the request cleared only under
+                 * the lock (outside a solve aside) and these atomics seq_cst.
+                 */
+                bool req = atomic_load(&s->grow_req);
+                bool all = atomic_load(&s->parked) == atomic_load(&s->running);
+                if (req && !stopping && !all) {
+                    atomic_store(&s->growing, false);
+                    sched_yield();
+                    continue;
+                }
+                if (req && !stopping) /* not already done by another thread */
                     tt_grow(&s->tt);
                 atomic_store(&s->grow_req, false);
                 atomic_store(&s->growing, false);
@@ -302,7 +343,7 @@ static inline void tt_put(Worker *w, Key key, const TTData *d)
     TTStoreResult r = tt_store(&w->s->tt, key, d);
     w->tt_new += r == TT_FILLED;
     if (r >= TT_EVICTED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* lossless below the cap */
-        atomic_store(&w->s->grow_req, true);
+        ask_growth(w->s);
 }
 
 /*
@@ -530,17 +571,58 @@ static void worker_free(Worker *w)
 }
 
 /*
- * Make w thread tid's worker for a search of b: its memory (child-list
- * cache, threat-search contexts, stack) is allocated at its first use and
- * kept by the solver for later solves, so a solve neither allocates nor
- * frees it (freeing would unmap it: a TLB-shootdown interrupt to every other
- * CPU running the process's threads).  Each solve starts as if the memory
- * were new: the leaf VCF's table is cleared (which also faults it in: its
- * probes read pages before writing them, and each such page would cost the
- * same interrupt at its first store; see "Growth" in tt.h) and the cache's
- * epoch moves on, which empties it.
+ * Allocate what w lacks for cfg (the memory stays until dfpn_free, so a
+ * solve neither allocates nor frees: freeing would unmap it, a TLB-shootdown
+ * interrupt to every other CPU running the process's threads).  A new leaf
+ * VCF table is faulted in now: its probes read pages before writing them,
+ * and each such page would cost the same interrupt at its first store once
+ * other threads run (see "Growth" in tt.h).  The child-list cache is
+ * written before it is read (only nodes found in the TT read it) and needs
+ * nothing.  0 or RJ_ENOMEM (what was allocated stays for worker_free).
  */
-static int worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
+static int worker_alloc(Worker *w, const DfpnConfig *cfg)
+{
+    if (!w->stack)
+        w->stack = malloc(sizeof(Children) * MAX_PLY);
+    if (!w->cache)
+        w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
+    if (!w->ng.vct && cfg->vct_budget && (w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE)))
+        vct_clear(w->ng.vct);
+    if (!w->ng.vcf && (w->ng.vcf = vcf_new(VCF_TT_LOG2)))
+        vcf_clear(w->ng.vcf);
+    if (!w->stack || !w->cache || (!w->ng.vct && cfg->vct_budget) || !w->ng.vcf)
+        return RJ_ENOMEM;
+    if (w->epoch == 0)
+        w->epoch = 1; /* cache entries of epoch 0 are empty */
+    return 0;
+}
+
+/* Empty w's child-list cache (its epoch moves on): the lists depend on the configuration. */
+static void worker_drop_lists(Worker *w)
+{
+    if (++w->epoch == 0) { /* wrapped: entries of every age are left */
+        if (w->cache)
+            memset(w->cache, 0, ((size_t)1 << GEN_CACHE_BITS) * sizeof *w->cache);
+        w->epoch = 1;
+    }
+}
+
+/* Forget everything w learnt (dfpn_clear): its VCF/VCT facts and its cached lists. */
+static void worker_forget(Worker *w)
+{
+    if (w->ng.vcf)
+        vcf_clear(w->ng.vcf);
+    if (w->ng.vct)
+        vct_clear(w->ng.vct);
+    worker_drop_lists(w);
+}
+
+/*
+ * Make w (allocated: worker_alloc) thread tid's worker for a search of b.
+ * What it learnt in earlier solves (VCF facts, child lists) stays, as the TT
+ * does, until dfpn_clear.
+ */
+static void worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
 {
     Worker keep = *w;
     memset(w, 0, sizeof *w);
@@ -548,7 +630,7 @@ static int worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
     w->stack = keep.stack;
     w->ng.vcf = keep.ng.vcf;
     w->ng.vct = keep.ng.vct;
-    w->epoch = keep.epoch + 1;
+    w->epoch = keep.epoch;
     w->s = s;
     w->b = *b;
     w->tid = tid;
@@ -559,44 +641,29 @@ static int worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
         w->tie = &w->tie_order;
         w->salt = thread_salt(tid);
     }
-    if (!w->stack)
-        w->stack = malloc(sizeof(Children) * MAX_PLY);
-    if (!w->cache)
-        w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    if (!w->ng.vct && s->cfg.vct_budget)
-        w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE);
-    if (!w->ng.vcf)
-        w->ng.vcf = vcf_new(VCF_TT_LOG2);
-    if (!w->stack || !w->cache || (!w->ng.vct && s->cfg.vct_budget) || !w->ng.vcf)
-        return RJ_ENOMEM; /* what was allocated stays for worker_free */
-    if (w->epoch == 0) { /* wrapped: entries of every age are left */
-        memset(w->cache, 0, ((size_t)1 << GEN_CACHE_BITS) * sizeof *w->cache);
-        w->epoch = 1;
-    }
-    vcf_clear(w->ng.vcf);
-    if (w->ng.vct)
-        vct_clear(w->ng.vct);
-    return 0;
 }
 
-/* Grow the solver's pool of workers to n (the workers' memory comes at their first use). */
+/* Grow the solver's pool of workers to n and allocate their memory for s->cfg. */
 static int workers_reserve(Dfpn *s, int n)
 {
-    if (n <= s->nworkers)
-        return 0;
-    Worker *ws = realloc(s->workers, (size_t)n * sizeof *ws);
-    if (!ws)
-        return RJ_ENOMEM;
-    memset(ws + s->nworkers, 0, (size_t)(n - s->nworkers) * sizeof *ws);
-    s->workers = ws;
-    s->nworkers = n;
+    if (n > s->nworkers) {
+        Worker *ws = realloc(s->workers, (size_t)n * sizeof *ws);
+        if (!ws)
+            return RJ_ENOMEM;
+        memset(ws + s->nworkers, 0, (size_t)(n - s->nworkers) * sizeof *ws);
+        s->workers = ws;
+        s->nworkers = n;
+    }
+    for (int i = 0; i < n; i++)
+        if (worker_alloc(&s->workers[i], &s->cfg))
+            return RJ_ENOMEM;
     return 0;
 }
 
 static void worker_flush(Worker *w)
 {
     /* First: the count adds below publish it to the thread that reads the totals. */
-    flush_tt_count(w); /* a growth asked for now happens at the next solve's first node */
+    flush_tt_count(w); /* a growth asked for now happens in a later solve (or is asked for again) */
     atomic_fetch_add(&w->s->nodes, w->unflushed);
     atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
     w->unflushed = 0;
@@ -647,7 +714,10 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
     start_threads(cfg->threads);
-    return 0;
+    /* Child lists depend on the threat-search budgets: cached ones are dropped. */
+    for (int i = 0; i < s->nworkers; i++)
+        worker_drop_lists(&s->workers[i]);
+    return workers_reserve(s, cfg->threads);
 }
 
 int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
@@ -687,6 +757,8 @@ void dfpn_free(Dfpn *s)
 void dfpn_clear(Dfpn *s)
 {
     tt_clear(&s->tt);
+    for (int i = 0; i < s->nworkers; i++)
+        worker_forget(&s->workers[i]);
     atomic_store(&s->grow_req, false);
 }
 
@@ -732,16 +804,15 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     int nthreads = s->cfg.threads;
     if (workers_reserve(s, nthreads))
         return RJ_ENOMEM;
-    _Atomic int err = 0;
     _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
     atomic_store(&s->parked, 0);
-#pragma omp parallel num_threads(nthreads) shared(err, max_thread_nodes, thread0_nodes)
+    atomic_fetch_add(&s->solves, 1);
+#pragma omp parallel num_threads(nthreads) shared(max_thread_nodes, thread0_nodes)
     {
+        (void)atomic_load(&s->solves); /* see Dfpn.solves */
         Worker *w = &s->workers[omp_get_thread_num()];
-        if (worker_begin(w, s, b, omp_get_thread_num())) {
-            atomic_store(&err, RJ_ENOMEM);
-            atomic_store(&s->stop_internal, true);
-        } else {
+        worker_begin(w, s, b, omp_get_thread_num());
+        {
             /*
              * A thread joins the solve when it starts, with no barrier: a
              * thread can take milliseconds to start on a virtual machine,
@@ -777,8 +848,6 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     int left = atomic_load(&s->running);
     assert(left == 0);
     (void)left;
-    if (atomic_load(&err))
-        return atomic_load(&err);
     TTData e = { 1, 1, POINT_NONE, 0, false };
     uint64_t rr = atomic_load(&s->root_result);
     bool found;
@@ -847,8 +916,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     if (workers_reserve(s, s->result_tid + 1))
         return RESULT_UNKNOWN;
     Worker *w = &s->workers[s->result_tid];
-    if (worker_begin(w, s, b, s->result_tid)) /* it continues the solving thread's search */
-        return RESULT_UNKNOWN;
+    worker_begin(w, s, b, s->result_tid); /* it continues the solving thread's search */
     Color saved = s->attacker;
     s->attacker = attacker;
     atomic_store(&s->stop_internal, false);

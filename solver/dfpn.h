@@ -109,13 +109,20 @@ typedef struct {
 
 typedef struct Dfpn Dfpn;
 
-/* Create a solver with its transposition table.  0, RJ_ENOMEM or RJ_EBADARG. */
+/*
+ * Create a solver with its transposition table, its threads' memory (leaf
+ * threat-search tables, child-list caches) and, for several threads,
+ * OpenMP's threads, so a solve allocates nothing.  0, RJ_ENOMEM or
+ * RJ_EBADARG.
+ */
 int dfpn_create(Dfpn **out, const DfpnConfig *cfg);
 
 /*
  * Replace the configuration of an existing solver (budgets, attacker, leaf
  * VCT, threads...) keeping its TT: cfg->tt_mb, rules and full_width must
- * equal the solver's (the TT's entries depend on them).  0 or RJ_EBADARG.
+ * equal the solver's (the TT's entries depend on them).  Cached child lists
+ * are dropped (they depend on the budgets).  0, RJ_EBADARG or RJ_ENOMEM
+ * (more threads).
  */
 int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg);
 
@@ -124,12 +131,14 @@ void dfpn_free(Dfpn *s);
 
 /*
  * Solve the position b (not modified) for the configured attacker within the
- * budgets.  The TT is kept between calls (clear it with dfpn_clear for a cold
- * start).  Returns 0 (any result, including UNKNOWN) or an error code.
+ * budgets.  The TT is kept between calls, and so are the facts each thread's
+ * leaf VCF learnt and its cached child lists (all true of the positions
+ * whatever the root): clear them with dfpn_clear for a cold start.  Returns
+ * 0 (any result, including UNKNOWN) or an error code.
  */
 int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res);
 
-/* Empty the transposition table. */
+/* Empty the transposition table and what the threads learnt (a cold start). */
 void dfpn_clear(Dfpn *s);
 
 /* Ask a running search to stop (async-signal-safe). */

@@ -103,16 +103,17 @@ bool tt_add_used(TT *tt, uint64_t n)
     return tt->nbuckets < tt->max_buckets && used * 4 > tt->nbuckets * TT_WAYS;
 }
 
-void tt_prepare_growth(TT *tt)
+void tt_prepare_growth(TT *tt, size_t max_bytes)
 {
     /* nbuckets is stable here: tt_grow runs only while no other call is in the table. */
-    uint64_t nb = tt->nbuckets;
-    if (nb >= tt->max_buckets || atomic_load_explicit(&tt->ready, memory_order_relaxed) >= 2 * nb ||
-        atomic_load_explicit(&tt->used, memory_order_relaxed) * 8 <= nb * TT_WAYS)
+    uint64_t nb = tt->nbuckets, from = atomic_load_explicit(&tt->ready, memory_order_relaxed);
+    uint64_t n = max_bytes / 64;
+    if (nb >= tt->max_buckets || from >= 2 * nb || n == 0)
         return;
     bool idle = false;
     if (atomic_compare_exchange_strong(&tt->preparing, &idle, true)) {
-        populate_upto(tt, 2 * nb);
+        from = atomic_load_explicit(&tt->ready, memory_order_relaxed);
+        populate_upto(tt, from + n < 2 * nb ? from + n : 2 * nb);
         atomic_store(&tt->preparing, false);
     }
 }

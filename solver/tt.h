@@ -44,11 +44,12 @@
  * page, and the store after it replaces that mapping, which in a process
  * whose other threads run on other CPUs costs a TLB-shootdown interrupt to
  * each of them (2-thread solve of `h8 i9 i7 i8 g7 f10`: 1,037 such
- * interrupts before, 175 after; solver-bench.md).  The next doubling's
- * memory is populated ahead, once the table is an eighth full
- * (tt_prepare_growth: the memory beyond the part in use, which nobody
- * reads), so a parallel search's threads do not wait for the kernel's page
- * zeroing while one of them grows the table.  Doubling splits bucket b into b and
+ * interrupts before, 175 with the TT populated, 13 with the leaf VCF
+ * tables faulted in too, dfpn.c; solver-bench.md).  The next doubling's
+ * memory can be populated ahead, a little at a time (tt_prepare_growth:
+ * the memory beyond the part in use, which nobody reads), so a parallel
+ * search's threads do not all wait for the kernel's page zeroing while one
+ * of them grows the table.  Doubling splits bucket b into b and
  * b + the old bucket count, so every entry is kept (tt_grow).  The caller
  * counts the slots its stores fill (tt_store's return value) with
  * tt_add_used, which says when to grow.
@@ -122,13 +123,13 @@ void tt_clear(TT *tt);
 bool tt_add_used(TT *tt, uint64_t n);
 
 /*
- * When the table is more than an eighth full and below its cap, populate
- * the memory of its next doubling now (see "Growth" above), unless that is
- * done or another call is doing it: tt_grow then finds it ready.  Safe
- * with probes and stores running in other threads (the memory is beyond
- * the part in use).
+ * Populate at most max_bytes more of the memory of the table's next
+ * doubling (see "Growth" above), unless that is done, the table is at its
+ * cap or another call is doing it: tt_grow then finds it (partly) ready.
+ * Safe with probes and stores running in other threads (the memory is
+ * beyond the part in use), not with tt_grow.
  */
-void tt_prepare_growth(TT *tt);
+void tt_prepare_growth(TT *tt, size_t max_bytes);
 
 /* Double the table (no-op at the cap), moving the entries whose bucket changes. */
 void tt_grow(TT *tt);
