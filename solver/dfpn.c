@@ -11,6 +11,7 @@
 #include "board.h"
 #include "error.h"
 #include "nodegen.h"
+#include "placement.h"
 #include "rules.h"
 #include "sym.h"
 #include "vct.h"
@@ -75,6 +76,7 @@ struct Dfpn {
      */
     _Atomic uint64_t solves;
     char pad1[CACHE_LINE];
+    Placement place; /* the helper threads kept off the master's CPU (placement.h) */
 };
 
 
@@ -697,12 +699,11 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
  * new thread first runs on its parent's CPU), which a short solve would pay
  * on its clock.  libgomp keeps them for later parallel regions.
  */
-static void start_threads(int n)
+static void start_threads(Dfpn *s, int n)
 {
     if (n > 1) {
 #pragma omp parallel num_threads(n)
-        {
-        }
+        place_record(&s->place, omp_get_thread_num());
     }
 }
 
@@ -713,7 +714,7 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
         cfg->full_width != s->cfg.full_width)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
-    start_threads(cfg->threads);
+    start_threads(s, cfg->threads);
     /* Child lists depend on the threat-search budgets: cached ones are dropped. */
     for (int i = 0; i < s->nworkers; i++)
         worker_drop_lists(&s->workers[i]);
@@ -734,7 +735,7 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
         dfpn_free(s);
         return rc;
     }
-    start_threads(cfg->threads);
+    start_threads(s, cfg->threads);
     if (workers_reserve(s, cfg->threads)) {
         dfpn_free(s);
         return RJ_ENOMEM;
@@ -806,10 +807,12 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         return RJ_ENOMEM;
     _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
     atomic_store(&s->parked, 0);
+    place_helpers_away(&s->place, nthreads);
     atomic_fetch_add(&s->solves, 1);
 #pragma omp parallel num_threads(nthreads) shared(max_thread_nodes, thread0_nodes)
     {
         (void)atomic_load(&s->solves); /* see Dfpn.solves */
+        place_record(&s->place, omp_get_thread_num());
         Worker *w = &s->workers[omp_get_thread_num()];
         worker_begin(w, s, b, omp_get_thread_num());
         {
@@ -846,6 +849,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
      * libgomp's closing barrier.
      */
     int left = atomic_load(&s->running);
+    place_restore(&s->place, nthreads);
     assert(left == 0);
     (void)left;
     TTData e = { 1, 1, POINT_NONE, 0, false };
