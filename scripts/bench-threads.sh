@@ -5,7 +5,8 @@
 # position is solved with every thread count in turn, so a drift in the
 # machine's speed (this VM's varies by tens of percent over minutes) falls on
 # all counts alike.  Prints one line per round, position and thread count,
-# then per round and thread count: total time, total work, the busiest
+# then per round and thread count: total time (the solves' time_s; the
+# processes' wall-clock time, start-up included, in brackets), total work, the busiest
 # thread's work, the speedup of the total over the first count and the
 # geometric mean of the per-position speedups; with several rounds, last the
 # median of the rounds' total speedups.  Default: results/bench-positions.txt
@@ -24,11 +25,14 @@ trap 'rm -f "$out"' EXIT
 for r in $(seq "$rounds"); do
     grep -v '^#' "$list" | grep -v '^ *$' | while IFS= read -r pos; do
         for t in "${counts[@]}"; do
+            t0=$(date +%s.%N)
             json=$("$bin" solve "$pos" --attacker black --threads "$t" --tt-mb "${TT_MB:-32}" --json 2>/dev/null | tail -1)
-            python3 - "$r" "$t" "$pos" "$json" <<'PY' | tee -a "$out"
+            t1=$(date +%s.%N)
+            python3 - "$r" "$t" "$pos" "$json" "$t0" "$t1" <<'PY' | tee -a "$out"
 import json, sys
 r, t, pos, d = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-print(f"{r}\t{t}\t{d['result']}\t{d['time_s']:.3f}\t{d['nodes']}\t{d['max_thread_nodes']}\t{pos}")
+wall = float(sys.argv[6]) - float(sys.argv[5])
+print(f"{r}\t{t}\t{d['result']}\t{d['time_s']:.3f}\t{d['nodes']}\t{d['max_thread_nodes']}\t{wall:.3f}\t{pos}")
 PY
         done
     done
@@ -38,8 +42,8 @@ import math, statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 counts = sys.argv[2:]
 by = {}
-for r, t, res, tm, nodes, busy, pos in rows:
-    by.setdefault(r, {}).setdefault(t, {})[pos] = (res, float(tm), int(nodes), int(busy))
+for r, t, res, tm, nodes, busy, wall, pos in rows:
+    by.setdefault(r, {}).setdefault(t, {})[pos] = (res, float(tm), int(nodes), int(busy), float(wall))
 speedups = {t: [] for t in counts}
 for r in sorted(by, key=int):
     base = by[r][counts[0]]
@@ -47,14 +51,15 @@ for r in sorted(by, key=int):
     for t in counts:
         d = by[r][t]
         tot = sum(v[1] for v in d.values())
+        wall = sum(v[4] for v in d.values())
         work = sum(v[2] for v in d.values())
         busy = sum(v[3] for v in d.values())
         proven = sum(v[0] == "proven" for v in d.values())
         logs = [math.log(base[p][1] / v[1]) for p, v in d.items() if v[1] > 0 and base[p][1] > 0]
         gm = math.exp(sum(logs) / len(logs)) if logs else 0
         speedups[t].append(base_tot / tot if tot > 0 else 0)
-        print(f"round {r} threads {t}: {proven}/{len(d)} proven, total {tot:.2f} s, work {work}, "
-              f"busiest thread {busy}, speedup total {speedups[t][-1]:.2f}x, geometric mean {gm:.2f}x")
+        print(f"round {r} threads {t}: {proven}/{len(d)} proven, total {tot:.2f} s (processes {wall:.2f} s), "
+              f"work {work}, busiest thread {busy}, speedup total {speedups[t][-1]:.2f}x, geometric mean {gm:.2f}x")
 if len(by) > 1:
     for t in counts:
         s = speedups[t]
