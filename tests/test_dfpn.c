@@ -67,6 +67,17 @@ static Solved solve_cfg(const Board *b, const DfpnConfig *cfg)
     return out;
 }
 
+/* Black attacking, tt_mb MiB, at most nodes of work, the other settings default. */
+static DfpnConfig black_cfg(size_t tt_mb, uint64_t nodes)
+{
+    DfpnConfig cfg;
+    dfpn_config_default(&cfg);
+    cfg.attacker = BLACK;
+    cfg.tt_mb = tt_mb;
+    cfg.max_nodes = nodes;
+    return cfg;
+}
+
 static Solved solve(const char *pos, Color to_move, Color attacker, uint64_t nodes)
 {
     Board b;
@@ -290,11 +301,7 @@ static void test_solver_reuse(void **state)
     Board a, b;
     parse("h8 i9 i7 i8 g7 f8", EMPTY, &a);
     parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
-    DfpnConfig cfg;
-    dfpn_config_default(&cfg);
-    cfg.attacker = BLACK;
-    cfg.tt_mb = 32;
-    cfg.max_nodes = 5000000;
+    DfpnConfig cfg = black_cfg(32, 5000000);
     Solved fresh = solve_cfg(&a, &cfg);
     assert_int_equal(fresh.r.result, RESULT_PROVEN);
     Dfpn *s;
@@ -340,11 +347,7 @@ static void test_tt_growth(void **state)
     (void)state;
     Board b;
     parse("h8 i9 i7 i8 g7 f11", EMPTY, &b);
-    DfpnConfig cfg;
-    dfpn_config_default(&cfg);
-    cfg.attacker = BLACK;
-    cfg.tt_mb = 64;
-    cfg.max_nodes = 20000000;
+    DfpnConfig cfg = black_cfg(64, 20000000);
     Solved one = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
     assert_int_equal(one.r.result, RESULT_PROVEN);
     assert_true(one.tt_buckets >= 2 * (TT_START_BYTES / 64));
