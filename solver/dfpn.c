@@ -815,33 +815,31 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         place_record(&s->place, omp_get_thread_num());
         Worker *w = &s->workers[omp_get_thread_num()];
         worker_begin(w, s, b, omp_get_thread_num());
-        {
-            /*
-             * A thread joins the solve when it starts, with no barrier: a
-             * thread can take milliseconds to start on a virtual machine,
-             * and thread 0 need not wait for it.  It counts itself among
-             * the threads the TT's growth waits for (park()) before its
-             * first TT access, then waits out a growth already asked for:
-             * a thread growing the table counted the threads before this
-             * one came, but has not cleared the request yet.
-             */
-            atomic_fetch_add(&s->running, 1);
-            if (atomic_load(&s->grow_req))
-                park(w);
-            w->next_progress = s->t0 + s->cfg.progress_interval;
-            w->solve_root = true;
-            while (!should_stop(w) && !atomic_load(&s->root_result))
-                mid(w, 0, PN_INF, PN_INF);
-            atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
-            /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
-            if (w->tid == 0)
-                atomic_store(&thread0_nodes, w->nodes);
-            uint64_t seen = atomic_load(&max_thread_nodes);
-            while (w->nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w->nodes))
-                ;
-            worker_flush(w); /* reads the TT's size: before leaving the count */
-            atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
-        }
+        /*
+         * A thread joins the solve when it starts, with no barrier: a
+         * thread can take milliseconds to start on a virtual machine,
+         * and thread 0 need not wait for it.  It counts itself among
+         * the threads the TT's growth waits for (park()) before its
+         * first TT access, then waits out a growth already asked for:
+         * a thread growing the table counted the threads before this
+         * one came, but has not cleared the request yet.
+         */
+        atomic_fetch_add(&s->running, 1);
+        if (atomic_load(&s->grow_req))
+            park(w);
+        w->next_progress = s->t0 + s->cfg.progress_interval;
+        w->solve_root = true;
+        while (!should_stop(w) && !atomic_load(&s->root_result))
+            mid(w, 0, PN_INF, PN_INF);
+        atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+        /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
+        if (w->tid == 0)
+            atomic_store(&thread0_nodes, w->nodes);
+        uint64_t seen = atomic_load(&max_thread_nodes);
+        while (w->nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w->nodes))
+            ;
+        worker_flush(w); /* reads the TT's size: before leaving the count */
+        atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
     }
     /*
      * Every thread left the count last (0 now): reading it orders their last
