@@ -903,7 +903,7 @@ bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e)
     if (found && (e->pn == 0 || e->dn == 0))
         return true;
     /* A subtree another thread solved (the root's children are shared): any thread's proof is a proof. */
-    for (int t = 0; t < s->cfg.threads; t++) {
+    for (int t = 0; t < s->nworkers; t++) { /* every thread any solve of s ran (set_config may lower threads) */
         TTData o;
         if (t != s->result_tid && tt_probe(&s->tt, key ^ thread_salt(t), &o) && (o.pn == 0 || o.dn == 0)) {
             *e = o;
