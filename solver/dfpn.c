@@ -75,6 +75,7 @@ struct Dfpn {
      * happen before the threads' reads.
      */
     _Atomic uint64_t solves;
+    _Atomic int started; /* the same for start_threads(): each thread adds 1 last, the caller reads it */
     char pad1[CACHE_LINE];
     Placement place; /* the helper threads kept off the master's CPU (placement.h) */
 };
@@ -703,7 +704,11 @@ static void start_threads(Dfpn *s, int n)
 {
     if (n > 1) {
 #pragma omp parallel num_threads(n)
-        place_record(&s->place, omp_get_thread_num());
+        {
+            place_record(&s->place, omp_get_thread_num());
+            atomic_fetch_add(&s->started, 1);
+        }
+        (void)atomic_load(&s->started);
     }
 }
 

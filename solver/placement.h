@@ -13,10 +13,13 @@
  * the master runs on at once.  The master itself is never pinned.
  *
  * Helpers are named by the OS thread ids they recorded in the previous
- * region (libgomp keeps the same pooled threads for a team of the same size);
- * an id that is no longer a thread of this process is skipped (tgkill with
- * signal 0), so no other process's thread is ever touched.  Each helper gets
- * its own mask back.  Nothing is moved when the user binds OpenMP's threads
+ * region (libgomp keeps the same pooled threads for a team of the same size,
+ * one pool per calling thread): nothing is moved unless the caller is the
+ * thread that was thread 0 of that region and is not itself inside a
+ * parallel region.  An id that is no longer a thread of this process is
+ * skipped (tgkill with signal 0), so no other process's thread is ever
+ * touched.  The ids moved are kept apart from the ones recorded meanwhile,
+ * and each of those threads gets its own mask back.  Nothing is moved when the user binds OpenMP's threads
  * (OMP_PROC_BIND) or the master may run on one CPU only.  Everything here is
  * a hint: any failure leaves the masks as they were.
  */
@@ -24,14 +27,16 @@
 #define RJ_PLACEMENT_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 enum { PLACE_MAX_THREADS = 64 };
 
 typedef struct {
-    int tid[PLACE_MAX_THREADS];        /* OS thread id of OpenMP thread i as last recorded (0: none) */
-    cpu_set_t mask[PLACE_MAX_THREADS]; /* helper i's own mask before it was moved */
-    bool moved[PLACE_MAX_THREADS];     /* helper i was moved */
+    /* OS thread id of OpenMP thread i as last recorded (0: none); written by thread i in a region. */
+    _Atomic int tid[PLACE_MAX_THREADS];
+    int moved_tid[PLACE_MAX_THREADS];  /* the thread moved as helper i (0: none) */
+    cpu_set_t mask[PLACE_MAX_THREADS]; /* its own mask before it was moved */
     int cpu;                           /* the CPU they were moved off (-1: none) */
 } Placement;
 

@@ -5,9 +5,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <omp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "placement.h"
 
@@ -36,7 +39,7 @@ static void test_helpers_moved_and_restored(void **state)
     }
     assert_true(p.tid[1] > 0);
     place_helpers_away(&p, 2);
-    assert_true(p.moved[1]);
+    assert_true(p.moved_tid[1] == p.tid[1]);
     assert_true(p.cpu >= 0);
     cpu_set_t during;
     CPU_ZERO(&during);
@@ -49,7 +52,7 @@ static void test_helpers_moved_and_restored(void **state)
     assert_false(CPU_ISSET(p.cpu, &during));
     assert_true(CPU_COUNT(&during) >= 1);
     place_restore(&p, 2);
-    assert_false(p.moved[1]);
+    assert_int_equal(p.moved_tid[1], 0);
     cpu_set_t after;
     CPU_ZERO(&after);
 #pragma omp parallel num_threads(2)
@@ -58,6 +61,14 @@ static void test_helpers_moved_and_restored(void **state)
             sched_getaffinity(0, sizeof after, &after);
     }
     assert_true(CPU_EQUAL(&after, &before[1]));
+}
+
+/* Record a 2-thread team led by the calling thread. */
+static void record_team(Placement *p)
+{
+    memset(p, 0, sizeof *p);
+#pragma omp parallel num_threads(2)
+    place_record(p, omp_get_thread_num());
 }
 
 /* A recorded id that is not a thread of this process is dropped, never used. */
@@ -69,11 +80,59 @@ static void test_foreign_id_skipped(void **state)
         return;
     }
     Placement p;
-    memset(&p, 0, sizeof p);
-    p.tid[1] = 1; /* init, another process */
+    record_team(&p);
+    /* An id no thread of this process has (in a PID namespace even 1 can be ours). */
+    int foreign = 0;
+    for (int t = 4194303; t > 1 && !foreign; t--)
+        if (syscall(SYS_tgkill, getpid(), t, 0) != 0)
+            foreign = t;
+    assert_true(foreign > 0);
+    p.tid[1] = foreign;
     place_helpers_away(&p, 2);
-    assert_false(p.moved[1]);
+    assert_int_equal(p.moved_tid[1], 0);
     assert_int_equal(p.tid[1], 0);
+    place_restore(&p, 2);
+}
+
+static void *place_from_other_thread(void *arg)
+{
+    Placement *p = arg;
+    place_helpers_away(p, 2);
+    return NULL;
+}
+
+/*
+ * The recorded team belongs to the thread that led it (libgomp keeps a pool
+ * per calling thread): another caller moves nothing, and one inside a
+ * parallel region neither.
+ */
+static void test_other_caller_moves_nothing(void **state)
+{
+    (void)state;
+    if (!two_cpus()) {
+        skip();
+        return;
+    }
+    Placement p;
+    record_team(&p);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, place_from_other_thread, &p), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(p.moved_tid[1], 0);
+    int moved_inside = -1;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+        {
+            place_helpers_away(&p, 2);
+            moved_inside = p.moved_tid[1];
+        }
+    }
+    assert_int_equal(moved_inside, 0);
+    /* The leader itself, outside any region, does move the helper. */
+    record_team(&p);
+    place_helpers_away(&p, 2);
+    assert_true(p.moved_tid[1] > 0);
     place_restore(&p, 2);
 }
 
@@ -82,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers_moved_and_restored),
         cmocka_unit_test(test_foreign_id_skipped),
+        cmocka_unit_test(test_other_caller_moves_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
