@@ -101,6 +101,7 @@ typedef struct Worker {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
     uint32_t epoch;       /* this solve's cache epoch (worker_begin) */
+    double prep_s;        /* seconds this solve spent populating TT memory ahead (flush_tt_count) */
     NgCtx ng;             /* the worker's VCF / VCT contexts */
     Board b;
     int tid;
@@ -193,7 +194,8 @@ static inline void ask_growth(Dfpn *s)
 /*
  * Count the TT slots w's stores filled; ask for growth when the table is a
  * quarter full.  In a parallel solve the threads other than thread 0
- * populate the next doubling's memory ahead, PREPARE_BYTES at a flush: the
+ * populate the next doubling's memory ahead, PREPARE_BYTES at a flush and
+ * at most a quarter of their time: the
  * kernel zeroes it (0.4-25 GB/s on this VM, slowest on memory the VM never
  * touched; 32 MiB took 41 ms of a 129 ms solve), and otherwise the thread
  * that grows the table does it while the others wait.  Thread 0, which runs
@@ -205,8 +207,19 @@ static void flush_tt_count(Worker *w)
     if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
         ask_growth(s);
     w->tt_new = 0;
-    if (w->tid > 0)
-        tt_prepare_growth(&s->tt, PREPARE_BYTES);
+    if (w->tid > 0 && tt_growth_unprepared(&s->tt)) {
+        /*
+         * At most a quarter of the helper's time: on memory the VM never
+         * touched a piece takes ~2.5 ms, and a helper doing nothing else
+         * would stop being a racer (its tie order is the one that wins the
+         * long runs).
+         */
+        double t = now_s();
+        if (w->prep_s * 4 <= t - s->t0) {
+            tt_prepare_growth(&s->tt, PREPARE_BYTES);
+            w->prep_s += now_s() - t;
+        }
+    }
 }
 
 /*

@@ -131,6 +131,13 @@ bool tt_add_used(TT *tt, uint64_t n);
  */
 void tt_prepare_growth(TT *tt, size_t max_bytes);
 
+/* True when tt_prepare_growth has memory left to populate (a cheap test). */
+static inline bool tt_growth_unprepared(const TT *tt)
+{
+    return tt->nbuckets < tt->max_buckets &&
+           atomic_load_explicit(&tt->ready, memory_order_relaxed) < 2 * tt->nbuckets;
+}
+
 /* Double the table (no-op at the cap), moving the entries whose bucket changes. */
 void tt_grow(TT *tt);
 
