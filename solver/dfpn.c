@@ -207,7 +207,7 @@ static void flush_tt_count(Worker *w)
     if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
         ask_growth(s);
     w->tt_new = 0;
-    if (w->tid > 0 && tt_growth_unprepared(&s->tt)) {
+    if (w->tid > 0 && tt_growth_unprepared(&s->tt) && !should_stop(w)) { /* not after the solve */
         /*
          * At most a quarter of the helper's time: on memory the VM never
          * touched a piece takes ~2.5 ms, and a helper doing nothing else
