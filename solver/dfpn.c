@@ -21,7 +21,7 @@ enum { ROOT_SOLVED = 1, ROOT_PROVEN = 2, ROOT_EXACT = 4 };
 
 enum {
     FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
-    PREPARE_BYTES = 1 << 20,     /* TT memory a helper thread populates ahead at a flush */
+    PREPARE_BYTES = 1 << 20,     /* TT memory a thread of a parallel solve populates ahead at a flush */
     DEFAULT_VCF_BUDGET = 2000,
     VCT_TT_LOG2 = 16,
     VCF_TT_LOG2 = 18,
@@ -42,7 +42,7 @@ struct Dfpn {
     DfpnConfig cfg;
     TT tt; /* its counters are on lines of their own (tt.h) */
     atomic_bool stop_internal;
-    /* The TT is a quarter full or a store evicted an entry: grow it at the next node (see mid()). */
+    /* The TT is a quarter full or a store evicted a solved entry: grow it at the next node (see mid()). */
     atomic_bool grow_req;
     uint64_t node_limit;    /* absolute limit on nodes (0: none) */
     double t0, deadline;    /* deadline 0: none */
@@ -193,13 +193,16 @@ static inline void ask_growth(Dfpn *s)
 
 /*
  * Count the TT slots w's stores filled; ask for growth when the table is a
- * quarter full.  In a parallel solve the threads other than thread 0
- * populate the next doubling's memory ahead, PREPARE_BYTES at a flush and
- * at most a quarter of their time: the
- * kernel zeroes it (0.4-25 GB/s on this VM, slowest on memory the VM never
- * touched; 32 MiB took 41 ms of a 129 ms solve), and otherwise the thread
- * that grows the table does it while the others wait.  Thread 0, which runs
- * the 1-thread search's order, waits at most for one such piece.
+ * quarter full.  In a parallel solve every thread populates the next
+ * doubling's memory ahead, PREPARE_BYTES at a flush and at most an eighth
+ * of its time: the kernel zeroes it (0.4-25 GB/s on this VM, slowest on
+ * memory the VM never touched: a 2 MiB huge page then takes ~4.6 ms; 32 MiB
+ * took 41 ms of a 129 ms solve), and otherwise the thread that grows the
+ * table does it while the others wait.  The racers share that work evenly:
+ * either may win (over the suite thread 1's order gives 65% of the fastest
+ * solves' time), and a thread that pays for the others' memory loses races
+ * it would win alone (`h8 i9 i7 i8 g7 e7`: thread 1 won in 0.036-0.048 s
+ * with 5-14 ms of populating, against 0.029 s alone).
  */
 static void flush_tt_count(Worker *w)
 {
@@ -207,15 +210,15 @@ static void flush_tt_count(Worker *w)
     if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
         ask_growth(s);
     w->tt_new = 0;
-    if (w->tid > 0 && tt_growth_unprepared(&s->tt) && !should_stop(w)) { /* not after the solve */
+    if (s->cfg.threads > 1 && tt_growth_unprepared(&s->tt) && !should_stop(w)) { /* not after the solve */
         /*
-         * At most a quarter of the helper's time: on memory the VM never
-         * touched a piece takes ~2.5 ms, and a helper doing nothing else
-         * would stop being a racer (its tie order is the one that wins the
-         * long runs).
+         * At most an eighth of the thread's time (together a quarter of a
+         * 2-thread solve's): on memory the VM never touched a 1 MiB piece
+         * takes ~2.5 ms, and a thread doing little else would stop being a
+         * racer.
          */
         double t = now_s();
-        if (w->prep_s * 4 <= t - s->t0) {
+        if (w->prep_s * 8 <= t - s->t0) {
             tt_prepare_growth(&s->tt, PREPARE_BYTES);
             w->prep_s += now_s() - t;
         }
@@ -358,7 +361,7 @@ static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = tt_store(&w->s->tt, key, d);
     w->tt_new += r == TT_FILLED;
-    if (r >= TT_EVICTED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* lossless below the cap */
+    if (r == TT_EVICTED_SOLVED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* solved entries kept below the cap */
         ask_growth(w->s);
 }
 

@@ -32,12 +32,16 @@
  *
  * Growth: the table starts small (TT_START_BYTES, or the cap when that is
  * smaller) and doubles up to the cap given to tt_create when more than a
- * quarter of its slots are in use or a store had to evict an entry of
- * another key, so a short search does not pay the kernel for zeroing (first
- * touch of) a big table, and below the cap the table keeps what a table of
- * the cap would keep: a 1-thread search is the same as with the whole table
- * from the start (same `renju bench` signature), except for the rare entry
- * whose eviction asked for the growth.  Its memory is reserved
+ * quarter of its slots are in use or a store had to evict a solved entry
+ * (TT_EVICTED_SOLVED), so a short search does not pay the kernel for zeroing
+ * (first touch of) a big table, and below the cap no proven or disproven
+ * result is lost (except the rare one whose eviction asked for the growth).
+ * An unsolved entry may be replaced below the cap (the least worked one of a
+ * full bucket): growing for those too kept the table 5-10x larger than its
+ * entries (with random keys some bucket fills long before a quarter of the
+ * slots do), and on this VM first touch of memory costs up to ~2.3 ms a MiB;
+ * the 53 positions of results/bench-positions.txt took 6% less time with
+ * 1 thread and 12% less with 2 (solver-bench.md, session 7).  Its memory is reserved
  * at the cap and populated (written, page tables filled) as it grows: the
  * part in use is made writable up front (tt_create, tt_grow) rather than
  * at the first store.  A probe of an untouched page maps the kernel's zero
@@ -155,8 +159,8 @@ bool tt_probe(const TT *tt, Key key, TTData *out);
 typedef enum {
     TT_KEPT,           /* the key's own entry was overwritten (or a solved one kept) */
     TT_FILLED,         /* an empty slot was filled */
-    TT_EVICTED,        /* an unsolved entry of another key was replaced (grow if below the cap) */
-    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced */
+    TT_EVICTED,        /* an unsolved entry of another key was replaced */
+    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced (grow if below the cap) */
 } TTStoreResult;
 
 /*
