@@ -25,7 +25,8 @@ enum {
     DEFAULT_VCF_BUDGET = 2000,
     VCT_TT_LOG2 = 16,
     VCF_TT_LOG2 = 18,
-    VCT_TREE = 1 << 14
+    VCT_TREE = 1 << 14,
+    SOLVED_START_BYTES = 64 << 10 /* the solved store's size when it is made (it grows like the TT) */
 };
 
 /*
@@ -41,8 +42,15 @@ struct Dfpn {
     /* Read at every node; written once per solve or rarely. */
     DfpnConfig cfg;
     TT tt; /* its counters are on lines of their own (tt.h) */
+    /*
+     * The solved store: the proven and disproven entries the TT evicted at
+     * its cap (see "Solved store" in dfpn.h).  Made (entries not NULL) when
+     * the TT reaches its cap; in use (solved_on) from the first entry kept.
+     */
+    TT solved;
+    atomic_bool solved_on;
     atomic_bool stop_internal;
-    /* The TT is a quarter full or a store evicted a solved entry: grow it at the next node (see mid()). */
+    /* The TT is a quarter full or a store evicted an entry: grow it (or the solved store) at the next node (see mid()). */
     atomic_bool grow_req;
     uint64_t node_limit;    /* absolute limit on nodes (0: none) */
     double t0, deadline;    /* deadline 0: none */
@@ -67,6 +75,7 @@ struct Dfpn {
     /* Growing the TT with several threads (see park()). */
     _Atomic int running;   /* threads in this solve that may still touch the TT (counted as they arrive) */
     _Atomic int parked;    /* threads waiting in park() */
+    atomic_bool solved_grow; /* with grow_req: the solved store is due to grow */
     atomic_bool growing;   /* a thread is growing it */
     /*
      * Solves started: written by the caller before a parallel region, read
@@ -111,6 +120,7 @@ typedef struct Worker {
     uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
     uint64_t dfpn_nodes; /* MID calls */
     uint64_t tt_new;     /* TT slots this thread's stores filled, not yet counted */
+    uint64_t solved_new; /* the same for the solved store */
     bool halt;
     bool solve_root; /* a dfpn_solve thread: records the root's result */
     double next_progress;
@@ -191,6 +201,45 @@ static inline void ask_growth(Dfpn *s)
         atomic_store(&s->grow_req, true);
 }
 
+/* Ask for the solved store's growth (at the same safe point as the TT's). */
+static inline void ask_solved_growth(Dfpn *s)
+{
+    if (!atomic_load_explicit(&s->solved_grow, memory_order_relaxed))
+        atomic_store(&s->solved_grow, true);
+    ask_growth(s);
+}
+
+/*
+ * Make the solved store, with no other thread in the tables.  From then on
+ * the TT ranks its entries by work alone: the solved ones it evicts are
+ * kept in the store, and a TT full of cheap solved entries would leave no
+ * room for the search's unsolved ones (`h8 i9 i7 i8 g7 f11` with
+ * --tt-mb 2: 20 M work without a result, the table all but full of solved
+ * entries).  If it cannot be made, solved entries evicted at the cap are
+ * lost, as they were before there was one.
+ */
+static void make_solved_store(Dfpn *s)
+{
+    if (tt_create_start(&s->solved, s->cfg.tt_mb, SOLVED_START_BYTES) == 0)
+        s->tt.solved_elsewhere = true;
+}
+
+/*
+ * Grow what is due, with no other thread in the tables (park(), or alone):
+ * the TT (nothing at its cap), then the solved store, made when the TT
+ * reaches its cap.
+ */
+static void grow_tables(Dfpn *s)
+{
+    tt_grow(&s->tt);
+    if (s->tt.nbuckets == s->tt.max_buckets && !s->solved.entries)
+        make_solved_store(s);
+    if (atomic_load(&s->solved_grow)) {
+        atomic_store(&s->solved_grow, false);
+        tt_grow(&s->solved);
+    }
+}
+
 /*
  * Count the TT slots w's stores filled; ask for growth when the table is a
  * quarter full.  In a parallel solve every thread populates the next
@@ -210,6 +259,9 @@ static void flush_tt_count(Worker *w)
     if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
         ask_growth(s);
     w->tt_new = 0;
+    if (w->solved_new && tt_add_used(&s->solved, w->solved_new))
+        ask_solved_growth(s);
+    w->solved_new = 0;
     if (s->cfg.threads > 1 && tt_growth_unprepared(&s->tt) && !should_stop(w)) { /* not after the solve */
         /*
          * At most an eighth of the thread's time (together a quarter of a
@@ -303,7 +355,7 @@ static void park(Worker *w)
                     continue;
                 }
                 if (req && !stopping) /* not already done by another thread */
-                    tt_grow(&s->tt);
+                    grow_tables(s);
                 atomic_store(&s->grow_req, false);
                 atomic_store(&s->growing, false);
                 break;
@@ -344,25 +396,61 @@ static inline void record_root(Worker *w, int depth, const TTData *d)
  * defender root the threads so split the defences between them; deeper
  * down they stay apart (see "Parallel search" in dfpn.h).
  */
+/* Look key up in the TT, then in the solved store once it holds entries (only solved ones are kept there). */
+static inline bool probe_kept(const Dfpn *s, Key key, TTData *e)
+{
+    if (tt_probe(&s->tt, key, e))
+        return true;
+    return atomic_load_explicit(&s->solved_on, memory_order_relaxed) && tt_probe(&s->solved, key, e) &&
+           (e->pn == 0 || e->dn == 0);
+}
+
 static inline bool tt_get(const Worker *w, int depth, Key key, TTData *e)
 {
-    bool found = tt_probe(&w->s->tt, key, e);
+    bool found = probe_kept(w->s, key, e);
     if (depth != 1 || (found && (e->pn == 0 || e->dn == 0)))
         return found;
     TTData p;
-    if (w->salt && tt_probe(&w->s->tt, key ^ w->salt, &p) && (p.pn == 0 || p.dn == 0)) {
+    if (w->salt && probe_kept(w->s, key ^ w->salt, &p) && (p.pn == 0 || p.dn == 0)) {
         *e = p;
         return true;
     }
     return found;
 }
 
+/*
+ * Store d for key in the TT.  Below the cap an eviction makes the TT grow,
+ * so the table keeps what a table of the cap would (the entry whose
+ * eviction asks for it aside).  At the cap a solved entry it evicts moves
+ * to the solved store, which grows the same way up to a cap of its own.  Returns what the TT store did; *solved_new counts the
+ * solved store's slots filled (NULL: not counted, outside a search).
+ */
+static TTStoreResult keep_store(Dfpn *s, Key key, const TTData *d, uint64_t *solved_new)
+{
+    Key ek;
+    TTData ev;
+    TTStoreResult r = tt_store_ev(&s->tt, key, d, &ek, &ev);
+    if (r < TT_EVICTED)
+        return r;
+    if (s->tt.nbuckets < s->tt.max_buckets) /* below the cap: nothing is lost for long */
+        ask_growth(s);
+    if (r == TT_EVICTED_SOLVED && (ev.pn == 0 || ev.dn == 0) && s->solved.entries) {
+        /* (ev unsolved: a torn read of a victim that changed meanwhile) */
+        TTStoreResult r2 = tt_store(&s->solved, ek, &ev);
+        if (!atomic_load_explicit(&s->solved_on, memory_order_relaxed))
+            atomic_store(&s->solved_on, true);
+        if (r2 == TT_FILLED && solved_new)
+            ++*solved_new;
+        if (r2 == TT_EVICTED_SOLVED && s->solved.nbuckets < s->solved.max_buckets)
+            ask_solved_growth(s);
+    }
+    return r;
+}
+
 static inline void tt_put(Worker *w, Key key, const TTData *d)
 {
-    TTStoreResult r = tt_store(&w->s->tt, key, d);
+    TTStoreResult r = keep_store(w->s, key, d, &w->solved_new);
     w->tt_new += r == TT_FILLED;
-    if (r == TT_EVICTED_SOLVED && w->s->tt.nbuckets < w->s->tt.max_buckets) /* solved entries kept below the cap */
-        ask_growth(w->s);
 }
 
 /*
@@ -407,7 +495,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             park(w);
         } else {
             atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
-            tt_grow(&s->tt);
+            grow_tables(s);
         }
     }
     uint64_t start = w->nodes;
@@ -495,6 +583,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         } else if (probed) {
             for (int i = 0; i < c->n; i++)
                 tt_prefetch(&s->tt, c->key[i]);
+            if (atomic_load_explicit(&s->solved_on, memory_order_relaxed))
+                for (int i = 0; i < c->n; i++)
+                    tt_prefetch(&s->solved, c->key[i]);
         }
         for (int i = lo; i < hi; i++) {
             TTData ce;
@@ -756,6 +847,8 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
         dfpn_free(s);
         return rc;
     }
+    if (s->tt.nbuckets == s->tt.max_buckets) /* at its cap from the start: see grow_tables() */
+        make_solved_store(s);
     start_threads(s, cfg->threads);
     if (workers_reserve(s, cfg->threads)) {
         dfpn_free(s);
@@ -772,6 +865,7 @@ void dfpn_free(Dfpn *s)
     for (int i = 0; i < s->nworkers; i++)
         worker_free(&s->workers[i]);
     free(s->workers);
+    tt_free(&s->solved);
     tt_free(&s->tt);
     free(s);
 }
@@ -779,6 +873,9 @@ void dfpn_free(Dfpn *s)
 void dfpn_clear(Dfpn *s)
 {
     tt_clear(&s->tt);
+    tt_clear(&s->solved); /* (kept for the next time the TT reaches its cap) */
+    atomic_store(&s->solved_on, false);
+    atomic_store(&s->solved_grow, false);
     for (int i = 0; i < s->nworkers; i++)
         worker_forget(&s->workers[i]);
     atomic_store(&s->grow_req, false);
@@ -883,12 +980,12 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
          */
         bool proven = rr & ROOT_PROVEN;
         e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8 & 0xff), 63, (rr & ROOT_EXACT) != 0 };
-        tt_store(&s->tt, s->root_key, &e);
+        keep_store(s, s->root_key, &e, NULL);
         if (s->result_tid)
-            tt_store(&s->tt, s->root_key ^ thread_salt(s->result_tid), &e);
+            keep_store(s, s->root_key ^ thread_salt(s->result_tid), &e, NULL);
         found = true;
     } else {
-        found = tt_probe(&s->tt, s->root_key, &e);
+        found = probe_kept(s, s->root_key, &e);
     }
     if (!found) { /* an unsolved root entry replaced in a full table: the last numbers computed */
         uint64_t rn = atomic_load(&s->root_numbers);
@@ -920,13 +1017,13 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
 bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e)
 {
     Key key = dfpn_tt_key(b, attacker);
-    bool found = tt_probe(&s->tt, key ^ thread_salt(s->result_tid), e);
+    bool found = probe_kept(s, key ^ thread_salt(s->result_tid), e);
     if (found && (e->pn == 0 || e->dn == 0))
         return true;
     /* A subtree another thread solved (the root's children are shared): any thread's proof is a proof. */
     for (int t = 0; t < s->nworkers; t++) { /* every thread any solve of s ran (set_config may lower threads) */
         TTData o;
-        if (t != s->result_tid && tt_probe(&s->tt, key ^ thread_salt(t), &o) && (o.pn == 0 || o.dn == 0)) {
+        if (t != s->result_tid && probe_kept(s, key ^ thread_salt(t), &o) && (o.pn == 0 || o.dn == 0)) {
             *e = o;
             return true;
         }

@@ -23,16 +23,12 @@ static void populate(void *p, size_t n)
     memset(p, 0, n); /* kernels before 5.14: writing the zeros faults the pages in */
 }
 
-/* The size of a new or cleared table: TT_START_BYTES, or the cap when smaller. */
-static uint64_t start_buckets(uint64_t max_buckets)
-{
-    return max_buckets < TT_START_BYTES / 64 ? max_buckets : TT_START_BYTES / 64;
-}
+int tt_create(TT *tt, size_t mb) { return tt_create_start(tt, mb, TT_START_BYTES); }
 
-int tt_create(TT *tt, size_t mb)
+int tt_create_start(TT *tt, size_t mb, size_t start_bytes)
 {
     memset(tt, 0, sizeof *tt);
-    if (mb < 1)
+    if (mb < 1 || start_bytes < (64 << 10)) /* populate() works in pages */
         return RJ_EBADARG;
     uint64_t bytes = (uint64_t)mb << 20;
     uint64_t nb = 1;
@@ -61,7 +57,11 @@ int tt_create(TT *tt, size_t mb)
 #endif
     tt->entries = (void *)mem;
     tt->max_buckets = nb;
-    tt->nbuckets = start_buckets(nb);
+    uint64_t sb = 1;
+    while (sb * 2 * 64 <= start_bytes)
+        sb *= 2;
+    tt->start_buckets = sb < nb ? sb : nb;
+    tt->nbuckets = tt->start_buckets;
     tt->bytes = alloc;
     populate(mem, (size_t)(tt->nbuckets * 64));
     atomic_store(&tt->ready, tt->nbuckets);
@@ -83,7 +83,7 @@ void tt_clear(TT *tt)
         return;
     /* Only the buckets in use were ever written: the rest is still zero. */
     memset(tt->entries, 0, (size_t)(tt->nbuckets * 64));
-    tt->nbuckets = start_buckets(tt->max_buckets);
+    tt->nbuckets = tt->start_buckets;
     atomic_store(&tt->used, 0);
 }
 
@@ -199,17 +199,22 @@ bool tt_probe(const TT *tt, Key key, TTData *out)
     return false;
 }
 
-/* Replacement priority of a stored data word (higher is kept). */
-static unsigned priority(uint64_t data)
+static bool is_solved(uint64_t data) { return (data & PN_MASK) == 0 || ((data >> SH_DN) & PN_MASK) == 0; }
+
+/* Replacement priority of a stored data word (higher is kept): see "Replacement" in tt.h. */
+static unsigned priority(const TT *tt, uint64_t data)
 {
     if (!(data >> SH_USED))
         return 0;
     unsigned work = (unsigned)((data >> SH_WORK) & 63) + 1;
-    bool solved = (data & PN_MASK) == 0 || ((data >> SH_DN) & PN_MASK) == 0;
-    return solved ? 128 + work : work;
+    if (tt->solved_elsewhere) /* by work, and a solved entry first of equals */
+        return 2 * work + !is_solved(data);
+    return is_solved(data) ? 128 + work : work;
 }
 
-TTStoreResult tt_store(TT *tt, Key key, const TTData *d)
+TTStoreResult tt_store(TT *tt, Key key, const TTData *d) { return tt_store_ev(tt, key, d, NULL, NULL); }
+
+TTStoreResult tt_store_ev(TT *tt, Key key, const TTData *d, Key *ev_key, TTData *ev)
 {
     TTEntry *b = &tt->entries[(key & (tt->nbuckets - 1)) * TT_WAYS];
     uint64_t data = pack(d);
@@ -220,21 +225,29 @@ TTStoreResult tt_store(TT *tt, Key key, const TTData *d)
         uint64_t ol = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
         if ((ol ^ od) == key && (od >> SH_USED)) {
             /* Never overwrite a solved result with a stale unsolved one (another thread). */
-            if (priority(od) >= 128 && priority(data) < 128)
+            if (is_solved(od) && !is_solved(data))
                 return TT_KEPT;
             atomic_store_explicit(&b[i].data, data, memory_order_relaxed);
             atomic_store_explicit(&b[i].lock, key ^ data, memory_order_relaxed);
             return TT_KEPT;
         }
-        unsigned pr = priority(od);
+        unsigned pr = priority(tt, od);
         if (pr < low) {
             low = pr;
             victim = i;
         }
     }
+    /* The victim as read again (another thread may have changed it: a torn read has a garbage key). */
+    uint64_t vd = atomic_load_explicit(&b[victim].data, memory_order_relaxed);
+    uint64_t vl = atomic_load_explicit(&b[victim].lock, memory_order_relaxed);
+    TTStoreResult r = low == 0 || !(vd >> SH_USED) ? TT_FILLED : is_solved(vd) ? TT_EVICTED_SOLVED : TT_EVICTED;
+    if (r == TT_EVICTED_SOLVED && ev) {
+        *ev_key = vl ^ vd;
+        unpack(vd, ev);
+    }
     atomic_store_explicit(&b[victim].data, data, memory_order_relaxed);
     atomic_store_explicit(&b[victim].lock, key ^ data, memory_order_relaxed);
-    return low == 0 ? TT_FILLED : low >= 128 ? TT_EVICTED_SOLVED : TT_EVICTED;
+    return r;
 }
 
 int tt_fill_permille(const TT *tt)

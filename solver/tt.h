@@ -30,18 +30,21 @@
  * dn zero) rank above every unsolved one, so proven and disproven results are
  * kept preferentially.
  *
+ * With solved_elsewhere set (the table's owner keeps the solved entries it
+ * evicts: dfpn.c's solved store) entries rank by work alone, a solved one
+ * first of equals: a table at its cap full of cheap solved entries would
+ * leave no room for the search's unsolved ones.
+ *
  * Growth: the table starts small (TT_START_BYTES, or the cap when that is
  * smaller) and doubles up to the cap given to tt_create when more than a
- * quarter of its slots are in use or a store had to evict a solved entry
- * (TT_EVICTED_SOLVED), so a short search does not pay the kernel for zeroing
- * (first touch of) a big table, and below the cap no proven or disproven
- * result is lost (except the rare one whose eviction asked for the growth).
- * An unsolved entry may be replaced below the cap (the least worked one of a
- * full bucket): growing for those too kept the table 5-10x larger than its
- * entries (with random keys some bucket fills long before a quarter of the
- * slots do), and on this VM first touch of memory costs up to ~2.3 ms a MiB;
- * the 53 positions of results/bench-positions.txt took 6% less time with
- * 1 thread and 12% less with 2 (solver-bench.md, session 7).  Its memory is reserved
+ * quarter of its slots are in use or a store had to evict an entry of
+ * another key, so a short search does not pay the kernel for zeroing (first
+ * touch of) a big table, and below the cap the table keeps what a table of
+ * the cap would keep: a 1-thread search is the same as with the whole table
+ * from the start (same `renju bench` signature), except for the rare entry
+ * whose eviction asked for the growth.  (Growing for solved evictions only
+ * was tried: it saved memory and time on the 53-position suite, but the
+ * lost unsolved entries sent 3 of 424 solves into 2.5-22x the work.)  Its memory is reserved
  * at the cap and populated (written, page tables filled) as it grows: the
  * part in use is made writable up front (tt_create, tt_grow) rather than
  * at the first store.  A probe of an untouched page maps the kernel's zero
@@ -97,6 +100,12 @@ typedef struct {
     TTEntry *entries;      /* 2 MiB aligned, max_buckets reserved */
     uint64_t nbuckets;     /* buckets in use now: a power of two <= max_buckets */
     uint64_t max_buckets;  /* the cap: a power of two */
+    uint64_t start_buckets; /* the size of a new or cleared table */
+    /*
+     * Solved entries are kept elsewhere when this one evicts them (dfpn.c's
+     * solved store): replacement then goes by work alone (see "Replacement").
+     */
+    bool solved_elsewhere;
     size_t bytes;          /* allocation size */
     /* The counters, written as the table fills, apart from what every probe reads. */
     char pad[64];
@@ -113,6 +122,9 @@ typedef struct {
  * Returns 0 or RJ_ENOMEM / RJ_EBADARG (mb < 1).
  */
 int tt_create(TT *tt, size_t mb);
+
+/* tt_create starting at min(start_bytes rounded down to a power of two of buckets, cap); RJ_EBADARG below 64 KiB. */
+int tt_create_start(TT *tt, size_t mb, size_t start_bytes);
 
 /* Free the table (safe on a zeroed TT). */
 void tt_free(TT *tt);
@@ -159,8 +171,8 @@ bool tt_probe(const TT *tt, Key key, TTData *out);
 typedef enum {
     TT_KEPT,           /* the key's own entry was overwritten (or a solved one kept) */
     TT_FILLED,         /* an empty slot was filled */
-    TT_EVICTED,        /* an unsolved entry of another key was replaced */
-    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced (grow if below the cap) */
+    TT_EVICTED,        /* an unsolved entry of another key was replaced (grow if below the cap) */
+    TT_EVICTED_SOLVED  /* a solved entry of another key was replaced (the same; tt_store_ev reports it) */
 } TTStoreResult;
 
 /*
@@ -168,6 +180,15 @@ typedef enum {
  * infinite).  Replacement policy in the header comment.
  */
 TTStoreResult tt_store(TT *tt, Key key, const TTData *d);
+
+/*
+ * tt_store, and when it evicts a solved entry (TT_EVICTED_SOLVED) and ev is
+ * not NULL, that entry's key and data in *ev_key / *ev (for a store that
+ * keeps them: dfpn.c's solved store).  With other threads storing into the
+ * same bucket the victim can change as it is read; a torn read gives a key
+ * no position has, which a probe never finds.
+ */
+TTStoreResult tt_store_ev(TT *tt, Key key, const TTData *d, Key *ev_key, TTData *ev);
 
 /* Permille of the cap's slots in use (as counted by tt_add_used). */
 int tt_fill_permille(const TT *tt);

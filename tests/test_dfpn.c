@@ -386,6 +386,30 @@ static void test_tt_growth(void **state)
 }
 
 /*
+ * A TT at its cap keeps the solved entries it evicts in the solved store
+ * and then ranks its entries by work alone.  Before, f11 with a 2 MiB TT
+ * filled the table with solved entries and ran 20 M work without a result
+ * (1 MiB proved it by luck); 4 MiB and up prove it in ~773k.  Each proof
+ * here is extracted from both tables and checked.
+ */
+static void test_solved_store(void **state)
+{
+    (void)state;
+    Board b;
+    parse("h8 i9 i7 i8 g7 f11", EMPTY, &b);
+    for (size_t mb = 1; mb <= 3; mb++) {
+        DfpnConfig cfg = black_cfg(mb, 3000000);
+        Solved one = solve_cfg(&b, &cfg);
+        if (one.r.result != RESULT_PROVEN)
+            fail_msg("--tt-mb %zu: not proven in %llu work", mb, (unsigned long long)one.r.nodes);
+        assert_true(one.tt_buckets == ((uint64_t)mb << 20) / 64 || mb == 3); /* at its cap (3: 2 MiB) */
+        cfg.threads = 2;
+        Solved two = solve_cfg(&b, &cfg);
+        assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
+    }
+}
+
+/*
  * The parallel search races thread 0's 1-thread search against other
  * tie-breaks: thread 0 is steered by the others only through the root's
  * solved children, so it does about what one thread alone does (thread 0 of
@@ -566,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_solver_reuse),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_tt_growth),
+        cmocka_unit_test(test_solved_store),
         cmocka_unit_test(test_set_config),
         cmocka_unit_test(test_tie_transform),
         cmocka_unit_test(test_tie_shuffles),

@@ -87,11 +87,61 @@ static void test_replacement(void **state)
         assert_int_equal(tt_store(&tt, others[i], &p), TT_KEPT); /* its own entry, overwritten */
     }
     TTData p = { 0, PN_INF, 0, 40, false };
-    assert_int_equal(tt_store(&tt, 7 + 20 * nb, &p), TT_EVICTED_SOLVED);
+    Key ek = 0;
+    TTData ev = { 1, 1, 0, 0, false };
+    assert_int_equal(tt_store_ev(&tt, 7 + 20 * nb, &p, &ek, &ev), TT_EVICTED_SOLVED);
     assert_false(tt_probe(&tt, 7, &r)); /* work 1: the least */
     assert_true(tt_probe(&tt, 7 + 20 * nb, &r));
     for (int i = 0; i < 3; i++)
         assert_true(tt_probe(&tt, others[i], &r));
+    /* The evicted entry is reported whole (for the solved store). */
+    assert_int_equal(ek, 7);
+    assert_int_equal(ev.pn, 0);
+    assert_int_equal(ev.dn, PN_INF);
+    assert_int_equal(ev.best, 5);
+    assert_int_equal(ev.work, 1);
+    tt_free(&tt);
+}
+
+/* With its solved entries kept elsewhere a table ranks by work alone, and reports the solved ones it evicts. */
+static void test_replacement_solved_elsewhere(void **state)
+{
+    (void)state;
+    TT tt;
+    assert_int_equal(tt_create(&tt, 1), 0);
+    tt.solved_elsewhere = true;
+    uint64_t nb = tt.nbuckets;
+    TTData solved = { 0, PN_INF, 5, 1, false }, r;
+    assert_int_equal(tt_store(&tt, 7, &solved), TT_FILLED);
+    for (int i = 1; i < TT_WAYS; i++) {
+        TTData d = { 3, 3, 0, (uint8_t)(10 + i), false };
+        assert_int_equal(tt_store(&tt, 7 + i * nb, &d), TT_FILLED);
+    }
+    Key ek = 0;
+    TTData ev = { 1, 1, 0, 0, false };
+    TTData d = { 2, 2, 0, 0, false };
+    assert_int_equal(tt_store_ev(&tt, 7 + 9 * nb, &d, &ek, &ev), TT_EVICTED_SOLVED);
+    assert_int_equal(ek, 7);
+    assert_int_equal(ev.pn, 0);
+    assert_false(tt_probe(&tt, 7, &r));
+    for (int i = 1; i < TT_WAYS; i++)
+        assert_true(tt_probe(&tt, 7 + i * nb, &r));
+    /* Of equal work the solved entry goes first; an unsolved victim is not reported. */
+    TTData sv = { PN_INF, 0, 0, 11, true }, u = { 4, 4, 0, 11, false }, hi = { 4, 4, 0, 20, false };
+    assert_int_equal(tt_store(&tt, 8, &u), TT_FILLED);
+    assert_int_equal(tt_store(&tt, 8 + nb, &sv), TT_FILLED);
+    assert_int_equal(tt_store(&tt, 8 + 2 * nb, &hi), TT_FILLED);
+    assert_int_equal(tt_store(&tt, 8 + 3 * nb, &hi), TT_FILLED);
+    ek = 0;
+    assert_int_equal(tt_store_ev(&tt, 8 + 4 * nb, &hi, &ek, &ev), TT_EVICTED_SOLVED);
+    assert_int_equal(ek, 8 + nb);
+    assert_int_equal(ev.dn, 0);
+    assert_true(ev.exact);
+    ek = 0;
+    assert_int_equal(tt_store_ev(&tt, 8 + 5 * nb, &hi, &ek, &ev), TT_EVICTED);
+    assert_int_equal(ek, 0);
+    assert_false(tt_probe(&tt, 8, &r));
+    assert_true(tt_probe(&tt, 8 + 5 * nb, &r));
     tt_free(&tt);
 }
 
@@ -223,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_replacement),
+        cmocka_unit_test(test_replacement_solved_elsewhere),
         cmocka_unit_test(test_torn_entry),
         cmocka_unit_test(test_growth),
     };
