@@ -32,9 +32,9 @@ int tt_create_start(TT *tt, size_t mb, size_t start_bytes)
         return RJ_EBADARG;
     uint64_t bytes = (uint64_t)mb << 20;
     uint64_t nb = 1;
-    while (nb * 2 * 64 <= bytes)
+    while (nb * 2 * TT_BUCKET_BYTES <= bytes)
         nb *= 2;
-    size_t size = (size_t)(nb * 64);
+    size_t size = (size_t)(nb * TT_BUCKET_BYTES);
     size_t alloc = (size + TT_ALIGN - 1) / TT_ALIGN * TT_ALIGN;
     /*
      * Anonymous memory is zero and its pages are only touched (and zeroed by
@@ -58,12 +58,12 @@ int tt_create_start(TT *tt, size_t mb, size_t start_bytes)
     tt->entries = (void *)mem;
     tt->max_buckets = nb;
     uint64_t sb = 1;
-    while (sb * 2 * 64 <= start_bytes)
+    while (sb * 2 * TT_BUCKET_BYTES <= start_bytes)
         sb *= 2;
     tt->start_buckets = sb < nb ? sb : nb;
     tt->nbuckets = tt->start_buckets;
     tt->bytes = alloc;
-    populate(mem, (size_t)(tt->nbuckets * 64));
+    populate(mem, (size_t)(tt->nbuckets * TT_BUCKET_BYTES));
     atomic_store(&tt->ready, tt->nbuckets);
     atomic_store(&tt->preparing, false);
     atomic_store(&tt->used, 0);
@@ -82,7 +82,7 @@ void tt_clear(TT *tt)
     if (!tt->entries)
         return;
     /* Only the buckets in use were ever written: the rest is still zero. */
-    memset(tt->entries, 0, (size_t)(tt->nbuckets * 64));
+    memset(tt->entries, 0, (size_t)(tt->nbuckets * TT_BUCKET_BYTES));
     tt->nbuckets = tt->start_buckets;
     atomic_store(&tt->used, 0);
 }
@@ -93,7 +93,7 @@ static void populate_upto(TT *tt, uint64_t upto)
     uint64_t from = atomic_load_explicit(&tt->ready, memory_order_relaxed);
     if (from >= upto)
         return;
-    populate(&tt->entries[from * TT_WAYS], (size_t)((upto - from) * 64));
+    populate(&tt->entries[from * TT_WAYS], (size_t)((upto - from) * TT_BUCKET_BYTES));
     atomic_store_explicit(&tt->ready, upto, memory_order_relaxed);
 }
 
@@ -107,7 +107,7 @@ void tt_prepare_growth(TT *tt, size_t max_bytes)
 {
     /* nbuckets is stable here: tt_grow runs only while no other call is in the table. */
     uint64_t nb = tt->nbuckets, from = atomic_load_explicit(&tt->ready, memory_order_relaxed);
-    uint64_t n = max_bytes / 64;
+    uint64_t n = max_bytes / TT_BUCKET_BYTES;
     if (nb >= tt->max_buckets || from >= 2 * nb || n == 0)
         return;
     bool idle = false;
@@ -136,19 +136,22 @@ void tt_grow(TT *tt)
     /*
      * An entry of bucket b (= key mod old) belongs in b or b + old under the
      * new mask; the upper bucket is fresh (zero) and receives at most the
-     * TT_WAYS entries that leave b, so nothing is lost.
+     * TT_WAYS entries that leave b, so nothing is lost.  Both buckets keep
+     * their entries in front (see "Buckets" in tt.h).
      */
     for (uint64_t bi = 0; bi < old; bi++) {
         TTEntry *src = &tt->entries[bi * TT_WAYS], *dst = &tt->entries[(bi + old) * TT_WAYS];
-        int k = 0;
+        int k = 0, j = 0;
         for (int i = 0; i < TT_WAYS; i++) {
             uint64_t data = atomic_load_explicit(&src[i].data, memory_order_relaxed);
             uint64_t lock = atomic_load_explicit(&src[i].lock, memory_order_relaxed);
-            if (!(data >> SH_USED) || (((lock ^ data) & (nb - 1)) == bi))
-                continue;
-            atomic_store_explicit(&dst[k].data, data, memory_order_relaxed);
-            atomic_store_explicit(&dst[k].lock, lock, memory_order_relaxed);
-            k++;
+            if (!(data >> SH_USED))
+                break;
+            TTEntry *to = ((lock ^ data) & (nb - 1)) == bi ? &src[j++] : &dst[k++];
+            atomic_store_explicit(&to->data, data, memory_order_relaxed);
+            atomic_store_explicit(&to->lock, lock, memory_order_relaxed);
+        }
+        for (int i = j; i < TT_WAYS && atomic_load_explicit(&src[i].data, memory_order_relaxed) >> SH_USED; i++) {
             atomic_store_explicit(&src[i].data, 0, memory_order_relaxed);
             atomic_store_explicit(&src[i].lock, 0, memory_order_relaxed);
         }
@@ -191,7 +194,9 @@ bool tt_probe(const TT *tt, Key key, TTData *out)
     for (int i = 0; i < TT_WAYS; i++) {
         uint64_t data = atomic_load_explicit(&b[i].data, memory_order_relaxed);
         uint64_t lock = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
-        if ((lock ^ data) == key && (data >> SH_USED)) {
+        if (!(data >> SH_USED))
+            return false; /* the entries lie in front: none further on */
+        if ((lock ^ data) == key) {
             unpack(data, out);
             return true;
         }
@@ -222,8 +227,13 @@ TTStoreResult tt_store_ev(TT *tt, Key key, const TTData *d, Key *ev_key, TTData 
     unsigned low = ~0u;
     for (int i = 0; i < TT_WAYS; i++) {
         uint64_t od = atomic_load_explicit(&b[i].data, memory_order_relaxed);
+        if (!(od >> SH_USED)) { /* the first empty slot: the key is not further on */
+            low = 0;
+            victim = i;
+            break;
+        }
         uint64_t ol = atomic_load_explicit(&b[i].lock, memory_order_relaxed);
-        if ((ol ^ od) == key && (od >> SH_USED)) {
+        if ((ol ^ od) == key) {
             /* Never overwrite a solved result with a stale unsolved one (another thread). */
             if (is_solved(od) && !is_solved(data))
                 return TT_KEPT;

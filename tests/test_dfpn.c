@@ -350,7 +350,7 @@ static void test_tt_growth(void **state)
     DfpnConfig cfg = black_cfg(64, 20000000);
     Solved one = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
     assert_int_equal(one.r.result, RESULT_PROVEN);
-    assert_true(one.tt_buckets >= 2 * (TT_START_BYTES / 64));
+    assert_true(one.tt_buckets >= 2 * (TT_START_BYTES / TT_BUCKET_BYTES));
     assert_int_equal(one.r.nodes, again.r.nodes);
     assert_int_equal(one.proof_nodes, again.proof_nodes);
     /*
@@ -362,8 +362,8 @@ static void test_tt_growth(void **state)
     Solved two = solve_cfg(&b, &cfg);
     assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
     /* Two threads grow the table too (park() in dfpn.c), never past the cap. */
-    assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / 64));
-    assert_true(two.tt_buckets <= (uint64_t)64 << 14);
+    assert_true(two.tt_buckets >= 2 * (TT_START_BYTES / TT_BUCKET_BYTES));
+    assert_true(two.tt_buckets <= ((uint64_t)64 << 20) / TT_BUCKET_BYTES);
     /*
      * Fewer threads than asked for (here: a nested parallel region, where
      * OpenMP starts one): the table still grows and the solve ends (it used
@@ -376,13 +376,13 @@ static void test_tt_growth(void **state)
         nested = solve_cfg(&b, &cfg);
     }
     assert_int_equal(nested.r.result, RESULT_PROVEN);
-    assert_true(nested.tt_buckets >= 2 * (TT_START_BYTES / 64));
+    assert_true(nested.tt_buckets >= 2 * (TT_START_BYTES / TT_BUCKET_BYTES));
     /* A small solve stays in a small table with two threads as with one. */
     parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
     cfg.tt_mb = 256;
     Solved small = solve_cfg(&b, &cfg);
     assert_int_equal(small.r.result, RESULT_PROVEN);
-    assert_true(small.tt_buckets <= (uint64_t)16 << 14);
+    assert_true(small.tt_buckets <= ((uint64_t)16 << 20) / TT_BUCKET_BYTES);
 }
 
 /*
@@ -402,7 +402,7 @@ static void test_solved_store(void **state)
         Solved one = solve_cfg(&b, &cfg);
         if (one.r.result != RESULT_PROVEN)
             fail_msg("--tt-mb %zu: not proven in %llu work", mb, (unsigned long long)one.r.nodes);
-        assert_true(one.tt_buckets == ((uint64_t)mb << 20) / 64 || mb == 3); /* at its cap (3: 2 MiB) */
+        assert_true(one.tt_buckets == ((uint64_t)mb << 20) / TT_BUCKET_BYTES || mb == 3); /* at its cap (3: 2 MiB) */
         cfg.threads = 2;
         Solved two = solve_cfg(&b, &cfg);
         assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));

@@ -81,8 +81,11 @@ static void test_replacement(void **state)
     assert_true(tt_probe(&tt, 7, &r));
     assert_int_equal(r.pn, 0);
     /* A bucket of solved entries: a new key evicts the one with the least work. */
-    const uint64_t others[] = { 7 + 2 * nb, 7 + 3 * nb, 7 + 9 * nb };
-    for (int i = 0; i < 3; i++) {
+    uint64_t others[TT_WAYS - 1];
+    for (int i = 0; i < TT_WAYS - 2; i++)
+        others[i] = 7 + (uint64_t)(i + 2) * nb;
+    others[TT_WAYS - 2] = 7 + 9 * nb;
+    for (int i = 0; i < TT_WAYS - 1; i++) {
         TTData p = { 0, PN_INF, 0, (uint8_t)(30 + i), false };
         assert_int_equal(tt_store(&tt, others[i], &p), TT_KEPT); /* its own entry, overwritten */
     }
@@ -92,7 +95,7 @@ static void test_replacement(void **state)
     assert_int_equal(tt_store_ev(&tt, 7 + 20 * nb, &p, &ek, &ev), TT_EVICTED_SOLVED);
     assert_false(tt_probe(&tt, 7, &r)); /* work 1: the least */
     assert_true(tt_probe(&tt, 7 + 20 * nb, &r));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < TT_WAYS - 1; i++)
         assert_true(tt_probe(&tt, others[i], &r));
     /* The evicted entry is reported whole (for the solved store). */
     assert_int_equal(ek, 7);
@@ -130,18 +133,18 @@ static void test_replacement_solved_elsewhere(void **state)
     TTData sv = { PN_INF, 0, 0, 11, true }, u = { 4, 4, 0, 11, false }, hi = { 4, 4, 0, 20, false };
     assert_int_equal(tt_store(&tt, 8, &u), TT_FILLED);
     assert_int_equal(tt_store(&tt, 8 + nb, &sv), TT_FILLED);
-    assert_int_equal(tt_store(&tt, 8 + 2 * nb, &hi), TT_FILLED);
-    assert_int_equal(tt_store(&tt, 8 + 3 * nb, &hi), TT_FILLED);
+    for (int i = 2; i < TT_WAYS; i++)
+        assert_int_equal(tt_store(&tt, 8 + i * nb, &hi), TT_FILLED);
     ek = 0;
-    assert_int_equal(tt_store_ev(&tt, 8 + 4 * nb, &hi, &ek, &ev), TT_EVICTED_SOLVED);
+    assert_int_equal(tt_store_ev(&tt, 8 + 20 * nb, &hi, &ek, &ev), TT_EVICTED_SOLVED);
     assert_int_equal(ek, 8 + nb);
     assert_int_equal(ev.dn, 0);
     assert_true(ev.exact);
     ek = 0;
-    assert_int_equal(tt_store_ev(&tt, 8 + 5 * nb, &hi, &ek, &ev), TT_EVICTED);
+    assert_int_equal(tt_store_ev(&tt, 8 + 21 * nb, &hi, &ek, &ev), TT_EVICTED);
     assert_int_equal(ek, 0);
     assert_false(tt_probe(&tt, 8, &r));
-    assert_true(tt_probe(&tt, 8 + 5 * nb, &r));
+    assert_true(tt_probe(&tt, 8 + 21 * nb, &r));
     tt_free(&tt);
 }
 
@@ -189,9 +192,9 @@ static void test_growth(void **state)
     (void)state;
     TT tt;
     assert_int_equal(tt_create(&tt, 16), 0);
-    const uint64_t start = TT_START_BYTES / 64;
+    const uint64_t start = TT_START_BYTES / TT_BUCKET_BYTES;
     assert_int_equal(tt.nbuckets, start);
-    assert_int_equal(tt.max_buckets, (uint64_t)16 << 14);
+    assert_int_equal(tt.max_buckets, ((uint64_t)16 << 20) / TT_BUCKET_BYTES);
     enum { N = 400000 };
     uint64_t *keys = malloc(N * sizeof *keys);
     assert_non_null(keys);
@@ -211,7 +214,7 @@ static void test_growth(void **state)
         tt_prepare_growth(&tt, 64 << 10);
         uint64_t ready = atomic_load(&tt.ready);
         if (tt.nbuckets < tt.max_buckets)
-            assert_int_equal(ready, before + 1024 < 2 * tt.nbuckets ? before + 1024 : 2 * tt.nbuckets);
+            assert_int_equal(ready, before + (64 << 10) / TT_BUCKET_BYTES < 2 * tt.nbuckets ? before + (64 << 10) / TT_BUCKET_BYTES : 2 * tt.nbuckets);
         else
             assert_int_equal(ready, tt.nbuckets);
         if (!due)
@@ -225,6 +228,15 @@ static void test_growth(void **state)
         tt_grow(&tt);
         grows++;
         assert_int_equal(tt.nbuckets, 2 * slots / TT_WAYS);
+        /* Each bucket's entries lie in front (probes stop at the first empty slot). */
+        for (uint64_t bi = 0; bi < tt.nbuckets; bi++) {
+            bool gap = false;
+            for (int i = 0; i < TT_WAYS; i++) {
+                bool used = atomic_load(&tt.entries[bi * TT_WAYS + i].data) != 0;
+                assert_false(used && gap);
+                gap |= !used;
+            }
+        }
         int kept = 0;
         for (int i = 0; i <= n; i++) {
             bool now = tt_probe(&tt, keys[i], &r);
@@ -261,7 +273,7 @@ static void test_growth(void **state)
     tt_free(&tt);
     /* A cap below the start size: the whole table from the start, never growing. */
     assert_int_equal(tt_create(&tt, 1), 0);
-    assert_int_equal(tt.nbuckets, (uint64_t)1 << 14);
+    assert_int_equal(tt.nbuckets, ((uint64_t)1 << 20) / TT_BUCKET_BYTES);
     assert_int_equal(tt.max_buckets, tt.nbuckets);
     assert_false(tt_add_used(&tt, 1u << 16));
     tt_free(&tt);
