@@ -232,8 +232,12 @@ static void make_solved_store(Dfpn *s)
 static void grow_tables(Dfpn *s)
 {
     tt_grow(&s->tt);
-    if (s->tt.nbuckets == s->tt.max_buckets && !s->solved.entries)
-        make_solved_store(s);
+    if (s->tt.nbuckets == s->tt.max_buckets) {
+        if (!s->solved.entries)
+            make_solved_store(s);
+        else
+            s->tt.solved_elsewhere = true; /* made before dfpn_clear: in use again */
+    }
     if (atomic_load(&s->solved_grow)) {
         atomic_store(&s->solved_grow, false);
         tt_grow(&s->solved);
@@ -434,7 +438,7 @@ static TTStoreResult keep_store(Dfpn *s, Key key, const TTData *d, uint64_t *sol
         return r;
     if (s->tt.nbuckets < s->tt.max_buckets) /* below the cap: nothing is lost for long */
         ask_growth(s);
-    if (r == TT_EVICTED_SOLVED && (ev.pn == 0 || ev.dn == 0) && s->solved.entries) {
+    if (r == TT_EVICTED_SOLVED && (ev.pn == 0 || ev.dn == 0) && s->tt.solved_elsewhere) { /* at the cap */
         /* (ev unsolved: a torn read of a victim that changed meanwhile) */
         TTStoreResult r2 = tt_store(&s->solved, ek, &ev);
         if (!atomic_load_explicit(&s->solved_on, memory_order_relaxed))
@@ -874,6 +878,8 @@ void dfpn_clear(Dfpn *s)
 {
     tt_clear(&s->tt);
     tt_clear(&s->solved); /* (kept for the next time the TT reaches its cap) */
+    /* Below the cap again (unless it starts there): ranked as a fresh solver's TT. */
+    s->tt.solved_elsewhere = s->solved.entries && s->tt.nbuckets == s->tt.max_buckets;
     atomic_store(&s->solved_on, false);
     atomic_store(&s->solved_grow, false);
     for (int i = 0; i < s->nworkers; i++)

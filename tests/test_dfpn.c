@@ -406,7 +406,20 @@ static void test_solved_store(void **state)
         cfg.threads = 2;
         Solved two = solve_cfg(&b, &cfg);
         assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
-    }
+    }    /* Cleared, the solver ranks its TT as a fresh one's again (the store is kept for the next cap). */
+    DfpnConfig cfg = black_cfg(4, 3000000);
+    Dfpn *s;
+    DfpnResult r;
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    assert_false(dfpn_tt(s)->solved_elsewhere);
+    assert_int_equal(dfpn_solve(s, &b, &r), 0);
+    assert_int_equal(r.result, RESULT_PROVEN);
+    assert_int_equal(dfpn_tt(s)->nbuckets, dfpn_tt(s)->max_buckets);
+    assert_true(dfpn_tt(s)->solved_elsewhere);
+    dfpn_clear(s);
+    assert_true(dfpn_tt(s)->nbuckets < dfpn_tt(s)->max_buckets);
+    assert_false(dfpn_tt(s)->solved_elsewhere);
+    dfpn_free(s);
 }
 
 /*
