@@ -26,7 +26,8 @@ enum {
     VCT_TT_LOG2 = 16,
     VCF_TT_LOG2 = 18,
     VCT_TREE = 1 << 14,
-    SOLVED_START_BYTES = 64 << 10 /* the solved store's size when it is made (it grows like the TT) */
+    SOLVED_START_BYTES = 64 << 10, /* the solved store's size when it is made (it grows like the TT) */
+    SOLVED_CAP_DIV = 8             /* its cap: tt_mb / SOLVED_CAP_DIV (at least its start) */
 };
 
 /*
@@ -220,7 +221,8 @@ static inline void ask_solved_growth(Dfpn *s)
  */
 static void make_solved_store(Dfpn *s)
 {
-    if (tt_create_start(&s->solved, s->cfg.tt_mb, SOLVED_START_BYTES) == 0)
+    uint64_t cap = ((uint64_t)s->cfg.tt_mb << 20) / SOLVED_CAP_DIV;
+    if (tt_create_bytes(&s->solved, cap > SOLVED_START_BYTES ? cap : SOLVED_START_BYTES, SOLVED_START_BYTES) == 0)
         s->tt.solved_elsewhere = true;
 }
 

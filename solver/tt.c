@@ -23,14 +23,20 @@ static void populate(void *p, size_t n)
     memset(p, 0, n); /* kernels before 5.14: writing the zeros faults the pages in */
 }
 
-int tt_create(TT *tt, size_t mb) { return tt_create_start(tt, mb, TT_START_BYTES); }
+int tt_create(TT *tt, size_t mb)
+{
+    if (mb < 1) {
+        memset(tt, 0, sizeof *tt);
+        return RJ_EBADARG;
+    }
+    return tt_create_bytes(tt, (uint64_t)mb << 20, TT_START_BYTES);
+}
 
-int tt_create_start(TT *tt, size_t mb, size_t start_bytes)
+int tt_create_bytes(TT *tt, uint64_t bytes, size_t start_bytes)
 {
     memset(tt, 0, sizeof *tt);
-    if (mb < 1 || start_bytes < (64 << 10)) /* populate() works in pages */
+    if (bytes < (64 << 10) || start_bytes < (64 << 10)) /* populate() works in pages */
         return RJ_EBADARG;
-    uint64_t bytes = (uint64_t)mb << 20;
     uint64_t nb = 1;
     while (nb * 2 * TT_BUCKET_BYTES <= bytes)
         nb *= 2;

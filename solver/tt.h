@@ -134,8 +134,12 @@ typedef struct {
  */
 int tt_create(TT *tt, size_t mb);
 
-/* tt_create starting at min(start_bytes rounded down to a power of two of buckets, cap); RJ_EBADARG below 64 KiB. */
-int tt_create_start(TT *tt, size_t mb, size_t start_bytes);
+/*
+ * tt_create with a cap of `bytes` (rounded down to a power of two of
+ * buckets), starting at min(start_bytes rounded the same way, cap);
+ * RJ_EBADARG when either is below 64 KiB.
+ */
+int tt_create_bytes(TT *tt, uint64_t bytes, size_t start_bytes);
 
 /* Free the table (safe on a zeroed TT). */
 void tt_free(TT *tt);
