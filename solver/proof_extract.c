@@ -41,6 +41,25 @@ static Point proven_child(Ex *x, Board *b, const Point *mv, int n)
     return best;
 }
 
+/*
+ * After a gap was searched again: the node's own proven entry's move, when
+ * its child's entry is gone already.  In a full table the child's solved
+ * entry can be evicted (and, once the solved store is full too, lost) by the
+ * stores that prove its parent; the child's subtree is then extracted, and
+ * searched again where needed, like any other.  (Any move is safe here: the
+ * proof is checked as a whole.)
+ */
+static Point proven_best(Ex *x, Board *b, const Point *mv, int n)
+{
+    TTData e;
+    if (!dfpn_probe(x->s, b, x->att, &e) || e.pn != 0)
+        return POINT_NONE;
+    for (int i = 0; i < n; i++)
+        if (mv[i] == e.best)
+            return e.best;
+    return POINT_NONE;
+}
+
 /* Attacker to move on b: write an A-node. */
 static int ex_or(Ex *x, Board *b, uint32_t depth)
 {
@@ -62,6 +81,8 @@ static int ex_or(Ex *x, Board *b, uint32_t depth)
             break;
         }
         Point m = proven_child(x, b, mv, n);
+        if (m == POINT_NONE && attempt > 0)
+            m = proven_best(x, b, mv, n);
         if (m == POINT_NONE) {
             /* A leaf proven by the VCF, or a lost entry. */
             size_t len = x->w->len;

@@ -404,6 +404,7 @@ static void test_solved_store(void **state)
             fail_msg("--tt-mb %zu: not proven in %llu work", mb, (unsigned long long)one.r.nodes);
         assert_true(one.tt_buckets == ((uint64_t)mb << 20) / TT_BUCKET_BYTES || mb == 3); /* at its cap (3: 2 MiB) */
         cfg.threads = 2;
+        print_message("solved store: --tt-mb %zu, 2 threads\n", mb);
         Solved two = solve_cfg(&b, &cfg);
         assert_true(two.r.result == RESULT_PROVEN || (two.r.result == RESULT_UNKNOWN && two.r.stopped));
     }    /* Cleared, the solver ranks its TT as a fresh one's again (the store is kept for the next cap). */
