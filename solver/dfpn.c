@@ -51,7 +51,7 @@ struct Dfpn {
     TT solved;
     atomic_bool solved_on;
     atomic_bool stop_internal;
-    /* The TT is a quarter full or a store evicted an entry: grow it (or the solved store) at the next node (see mid()). */
+    /* A table is due to grow (the TT: a quarter full or an eviction; or solved_grow): at the next node, mid(). */
     atomic_bool grow_req;
     uint64_t node_limit;    /* absolute limit on nodes (0: none) */
     double t0, deadline;    /* deadline 0: none */
@@ -394,14 +394,6 @@ static inline void record_root(Worker *w, int depth, const TTData *d)
     atomic_compare_exchange_strong(&w->s->root_result, &none, v);
 }
 
-/*
- * Probe key, the TT key of a node at depth.  The root's children, once
- * solved, are shared between the racing threads: a thread t > 0 also reads
- * a depth-1 node's solved entry under the plain key (thread 0's, where
- * every thread stores its solved depth-1 results too: mid()).  At a
- * defender root the threads so split the defences between them; deeper
- * down they stay apart (see "Parallel search" in dfpn.h).
- */
 /* Look key up in the TT, then in the solved store once it holds entries (only solved ones are kept there). */
 static inline bool probe_kept(const Dfpn *s, Key key, TTData *e)
 {
@@ -410,6 +402,15 @@ static inline bool probe_kept(const Dfpn *s, Key key, TTData *e)
     return atomic_load_explicit(&s->solved_on, memory_order_relaxed) && tt_probe(&s->solved, key, e) &&
            (e->pn == 0 || e->dn == 0);
 }
+
+/*
+ * Probe key, the TT key of a node at depth.  The root's children, once
+ * solved, are shared between the racing threads: a thread t > 0 also reads
+ * a depth-1 node's solved entry under the plain key (thread 0's, where
+ * every thread stores its solved depth-1 results too: mid()).  At a
+ * defender root the threads so split the defences between them; deeper
+ * down they stay apart (see "Parallel search" in dfpn.h).
+ */
 
 static inline bool tt_get(const Worker *w, int depth, Key key, TTData *e)
 {
@@ -428,8 +429,9 @@ static inline bool tt_get(const Worker *w, int depth, Key key, TTData *e)
  * Store d for key in the TT.  Below the cap an eviction makes the TT grow,
  * so the table keeps what a table of the cap would (the entry whose
  * eviction asks for it aside).  At the cap a solved entry it evicts moves
- * to the solved store, which grows the same way up to a cap of its own.  Returns what the TT store did; *solved_new counts the
- * solved store's slots filled (NULL: not counted, outside a search).
+ * to the solved store, which grows the same way up to a cap of its own.
+ * Returns what the TT store did; *solved_new counts the solved store's
+ * slots filled (NULL: not counted, outside a search).
  */
 static TTStoreResult keep_store(Dfpn *s, Key key, const TTData *d, uint64_t *solved_new)
 {

@@ -49,7 +49,7 @@ static Point proven_child(Ex *x, Board *b, const Point *mv, int n)
  * searched again where needed, like any other.  (Any move is safe here: the
  * proof is checked as a whole.)
  */
-static Point proven_best(Ex *x, Board *b, const Point *mv, int n)
+static Point proven_best(Ex *x, const Board *b, const Point *mv, int n)
 {
     TTData e;
     if (!dfpn_probe(x->s, b, x->att, &e) || e.pn != 0)

@@ -23,6 +23,15 @@ static void populate(void *p, size_t n)
     memset(p, 0, n); /* kernels before 5.14: writing the zeros faults the pages in */
 }
 
+/* The buckets of a table of at most `bytes` (at least 1): a power of two. */
+static uint64_t pow2_buckets(uint64_t bytes)
+{
+    uint64_t nb = 1;
+    while (nb * 2 * TT_BUCKET_BYTES <= bytes)
+        nb *= 2;
+    return nb;
+}
+
 int tt_create(TT *tt, size_t mb)
 {
     if (mb < 1) {
@@ -37,9 +46,7 @@ int tt_create_bytes(TT *tt, uint64_t bytes, size_t start_bytes)
     memset(tt, 0, sizeof *tt);
     if (bytes < (64 << 10) || start_bytes < (64 << 10)) /* populate() works in pages */
         return RJ_EBADARG;
-    uint64_t nb = 1;
-    while (nb * 2 * TT_BUCKET_BYTES <= bytes)
-        nb *= 2;
+    uint64_t nb = pow2_buckets(bytes);
     size_t size = (size_t)(nb * TT_BUCKET_BYTES);
     size_t alloc = (size + TT_ALIGN - 1) / TT_ALIGN * TT_ALIGN;
     /*
@@ -63,9 +70,7 @@ int tt_create_bytes(TT *tt, uint64_t bytes, size_t start_bytes)
 #endif
     tt->entries = (void *)mem;
     tt->max_buckets = nb;
-    uint64_t sb = 1;
-    while (sb * 2 * TT_BUCKET_BYTES <= start_bytes)
-        sb *= 2;
+    uint64_t sb = pow2_buckets(start_bytes);
     tt->start_buckets = sb < nb ? sb : nb;
     tt->nbuckets = tt->start_buckets;
     tt->bytes = alloc;
@@ -147,17 +152,17 @@ void tt_grow(TT *tt)
      */
     for (uint64_t bi = 0; bi < old; bi++) {
         TTEntry *src = &tt->entries[bi * TT_WAYS], *dst = &tt->entries[(bi + old) * TT_WAYS];
-        int k = 0, j = 0;
-        for (int i = 0; i < TT_WAYS; i++) {
-            uint64_t data = atomic_load_explicit(&src[i].data, memory_order_relaxed);
-            uint64_t lock = atomic_load_explicit(&src[i].lock, memory_order_relaxed);
+        int k = 0, j = 0, used = 0;
+        for (; used < TT_WAYS; used++) {
+            uint64_t data = atomic_load_explicit(&src[used].data, memory_order_relaxed);
+            uint64_t lock = atomic_load_explicit(&src[used].lock, memory_order_relaxed);
             if (!(data >> SH_USED))
                 break;
             TTEntry *to = ((lock ^ data) & (nb - 1)) == bi ? &src[j++] : &dst[k++];
             atomic_store_explicit(&to->data, data, memory_order_relaxed);
             atomic_store_explicit(&to->lock, lock, memory_order_relaxed);
         }
-        for (int i = j; i < TT_WAYS && atomic_load_explicit(&src[i].data, memory_order_relaxed) >> SH_USED; i++) {
+        for (int i = j; i < used; i++) { /* the slots the packing left */
             atomic_store_explicit(&src[i].data, 0, memory_order_relaxed);
             atomic_store_explicit(&src[i].lock, 0, memory_order_relaxed);
         }

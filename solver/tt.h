@@ -54,8 +54,8 @@
  * from the start (same `renju bench` signature), except for the rare entry
  * whose eviction asked for the growth.  (Growing for solved evictions only
  * was tried: it saved memory and time on the 53-position suite, but the
- * lost unsolved entries sent 3 of 424 solves into 2.5-22x the work.)  Its memory is reserved
- * at the cap and populated (written, page tables filled) as it grows: the
+ * lost unsolved entries sent 3 of 424 solves into 2.5-22x the work.)  Its
+ * memory is reserved at the cap and populated (written, page tables filled) as it grows: the
  * part in use is made writable up front (tt_create, tt_grow) rather than
  * at the first store.  A probe of an untouched page maps the kernel's zero
  * page, and the store after it replaces that mapping, which in a process

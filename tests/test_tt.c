@@ -55,19 +55,26 @@ static void test_saturation(void **state)
     tt_free(&tt);
 }
 
+/* Fill key 7's bucket: a solved entry with little work (key 7), the others unsolved with more (7 + i * nb). */
+static void fill_bucket7(TT *tt)
+{
+    uint64_t nb = tt->nbuckets;
+    TTData solved = { 0, PN_INF, 5, 1, false };
+    assert_int_equal(tt_store(tt, 7, &solved), TT_FILLED);
+    for (int i = 1; i < TT_WAYS; i++) {
+        TTData d = { 3, 3, 0, (uint8_t)(10 + i), false };
+        assert_int_equal(tt_store(tt, 7 + i * nb, &d), TT_FILLED);
+    }
+}
+
 static void test_replacement(void **state)
 {
     (void)state;
     TT tt;
     assert_int_equal(tt_create(&tt, 1), 0);
     uint64_t nb = tt.nbuckets;
-    /* Fill one bucket: a solved entry with little work, three unsolved with more. */
-    TTData solved = { 0, PN_INF, 5, 1, false }, r;
-    assert_int_equal(tt_store(&tt, 7, &solved), TT_FILLED);
-    for (int i = 1; i < TT_WAYS; i++) {
-        TTData d = { 3, 3, 0, (uint8_t)(10 + i), false };
-        assert_int_equal(tt_store(&tt, 7 + i * nb, &d), TT_FILLED);
-    }
+    TTData r;
+    fill_bucket7(&tt);
     /* A new entry evicts the unsolved one with the least work, never the proof. */
     TTData d = { 2, 2, 0, 0, false };
     assert_int_equal(tt_store(&tt, 7 + 9 * nb, &d), TT_EVICTED);
@@ -114,12 +121,8 @@ static void test_replacement_solved_elsewhere(void **state)
     assert_int_equal(tt_create(&tt, 1), 0);
     tt.solved_elsewhere = true;
     uint64_t nb = tt.nbuckets;
-    TTData solved = { 0, PN_INF, 5, 1, false }, r;
-    assert_int_equal(tt_store(&tt, 7, &solved), TT_FILLED);
-    for (int i = 1; i < TT_WAYS; i++) {
-        TTData d = { 3, 3, 0, (uint8_t)(10 + i), false };
-        assert_int_equal(tt_store(&tt, 7 + i * nb, &d), TT_FILLED);
-    }
+    TTData r;
+    fill_bucket7(&tt);
     Key ek = 0;
     TTData ev = { 1, 1, 0, 0, false };
     TTData d = { 2, 2, 0, 0, false };
