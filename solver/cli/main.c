@@ -24,6 +24,7 @@ static const Command COMMANDS[] = {
     { "fair-n", cmd_fair_n, "fair-n OPENING [budget] [--per-class] [--fourth MOVES] [--db PATH|--no-db]  fair-N bounds" },
     { "query", cmd_query, "query POSITION [--db PATH] [--children] stored result of a position" },
     { "db", cmd_db, "db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]  database maintenance" },
+    { "opening", cmd_opening, "opening search|status POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S] [--workers W]  opening-level search" },
     { "batch", cmd_batch, "batch plan POSITION [--depth D] [--out PLAN] | run PLAN [--shard I/N] [--db PATH] [budget]" },
     { "bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>" },
 };

@@ -1,0 +1,375 @@
+/*
+ * cli_search.c - `renju opening search|status`: the opening-level search
+ * (solver/jobtree.h) run on local worker threads (jobpool.h) over the
+ * results database (search_db.h), and the report of where a position
+ * stands.
+ *
+ *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
+ *         [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB]
+ *         [--db PATH] [--json] [--quiet]
+ *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
+ *
+ * POSITION is an opening ("I7", white to move) or any later position;
+ * `--goal w4 MOVE` reads "POSITION MOVE" as the 4-stone position whose W is
+ * wanted.  All state is in the database (created when missing), so the same
+ * command resumes; SIGINT/SIGTERM/SIGUSR1 end the running jobs (dropped),
+ * print the bounds reached and exit 75.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "cli.h"
+#include "cli_run.h"
+#include "db.h"
+#include "error.h"
+#include "jobpool.h"
+#include "jobrun.h"
+#include "jobtree.h"
+#include "notation.h"
+#include "position.h"
+#include "rules.h"
+#include "search_db.h"
+
+enum { DEFAULT_JOB_NODES = 1000000, MAX_WORKERS = 64 };
+
+static const char *res_str(Result r)
+{
+    return r == RESULT_PROVEN ? "proven" : r == RESULT_DISPROVEN ? "disproven" : "unknown";
+}
+
+static const char *goal_str(JtGoal g)
+{
+    return g == JT_GOAL_WIN ? "win" : g == JT_GOAL_COUNT ? "w4" : "fair-n";
+}
+
+/* Where the root stands: W bounds per child and the fair-N interval. */
+typedef struct {
+    JtChild *ch;
+    int n;
+    int proven, disproven;       /* children */
+    int wmin, wmax;              /* root W (black to move) */
+    int nfair_min, nfair_max;    /* white to move */
+} Standing;
+
+static int standing(JobTree *t, const Board *root, Standing *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ch = malloc(sizeof *s->ch * (BOARD_POINTS + 1));
+    if (!s->ch)
+        return RJ_ENOMEM;
+    jt_root_children(t, s->ch, &s->n);
+    for (int i = 0; i < s->n; i++) {
+        s->proven += s->ch[i].status == RESULT_PROVEN;
+        s->disproven += s->ch[i].status == RESULT_DISPROVEN;
+    }
+    if (root->to_move == BLACK) {
+        jt_root_w(t, &s->wmin, &s->wmax);
+    } else if (s->n > 0) {
+        int lo = 1 << 30, hi = 1 << 30;
+        for (int i = 0; i < s->n; i++) {
+            if (s->ch[i].cls.moves[0] == POINT_PASS)
+                continue; /* white's pass is not a 4th-move choice of the opening rules */
+            lo = s->ch[i].wins_min < lo ? s->ch[i].wins_min : lo;
+            hi = s->ch[i].wins_max < hi ? s->ch[i].wins_max : hi;
+        }
+        s->nfair_min = 1 + lo;
+        s->nfair_max = 1 + hi;
+    }
+    return 0;
+}
+
+typedef struct {
+    const CliArgs *a;
+    Board root;
+    double t0, next;
+    uint64_t done;
+} Progress;
+
+static void show_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
+{
+    (void)job;
+    (void)o;
+    Progress *p = ctx;
+    p->done++;
+    double now = jobpool_now();
+    if (p->a->quiet || now < p->next)
+        return;
+    p->next = now + 1.0;
+    const JtStats *st = jt_stats(t);
+    ProofNum pn, dn;
+    jt_root_pn(t, &pn, &dn);
+    Standing s;
+    if (standing(t, &p->root, &s))
+        return;
+    if (p->a->json) {
+        fprintf(stderr,
+                "{\"progress\":\"search\",\"jobs\":%llu,\"proven\":%llu,\"disproven\":%llu,\"unknown\":%llu,"
+                "\"root_pn\":%u,\"root_dn\":%u,\"children\":%d,\"children_proven\":%d,\"children_disproven\":%d,",
+                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
+                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn, s.n, s.proven,
+                s.disproven);
+        if (p->root.to_move == WHITE)
+            fprintf(stderr, "\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min, s.nfair_max);
+        else
+            fprintf(stderr, "\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
+        fprintf(stderr, "\"tree_nodes\":%llu,\"nodes\":%llu,\"elapsed_s\":%.1f}\n",
+                (unsigned long long)st->tree_nodes, (unsigned long long)st->nodes, now - p->t0);
+    } else {
+        fprintf(stderr, "search: %llu jobs (%llu proven, %llu disproven, %llu unknown), root pn/dn %u/%u, ",
+                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
+                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn);
+        if (p->root.to_move == WHITE)
+            fprintf(stderr, "white moves %d/%d proven, N_fair in [%d, %d], ", s.proven, s.n, s.nfair_min,
+                    s.nfair_max);
+        else
+            fprintf(stderr, "W in [%d, %d] of %d, ", s.wmin, s.wmax, s.n);
+        fprintf(stderr, "%llu tree nodes, %.3g work nodes, %.0fs\n", (unsigned long long)st->tree_nodes,
+                (double)st->nodes, now - p->t0);
+    }
+    free(s.ch);
+}
+
+static void class_json(const MoveClass *m)
+{
+    char s[8];
+    printf("\"move\":\"%s\",\"members\":[", notation_point_str(m->moves[0], s));
+    for (int i = 0; i < m->n; i++)
+        printf("%s\"%s\"", i ? "," : "", notation_point_str(m->moves[i], s));
+    putchar(']');
+}
+
+/* The final report on stdout. */
+static void report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
+                   const SearchDb *sd)
+{
+    Standing s;
+    if (standing(t, root, &s))
+        return;
+    const JtStats *st = jt_stats(t);
+    ProofNum pn, dn;
+    jt_root_pn(t, &pn, &dn);
+    char pos[POSITION_STR_LEN];
+    position_str(root, pos, sizeof pos);
+    bool white = root->to_move == WHITE;
+    if (a->json) {
+        printf("{\"position\":");
+        cli_json_str(stdout, pos);
+        printf(",\"to_move\":\"%s\",\"goal\":\"%s\",\"result\":\"%s\",\"pn\":%u,\"dn\":%u,", white ? "white" : "black",
+               goal_str(goal), res_str(jt_root_result(t)), pn, dn);
+        printf("\"%s\":[", white ? "fourth" : "classes");
+        for (int i = 0; i < s.n; i++) {
+            const JtChild *c = &s.ch[i];
+            printf("%s{", i ? "," : "");
+            class_json(&c->cls);
+            printf(",\"status\":\"%s\",\"wins_min\":%d,\"wins_max\":%d,\"nfifth\":%d,\"pn\":%u,\"dn\":%u,"
+                   "\"effort\":%llu}",
+                   res_str(c->status), c->wins_min, c->wins_max, c->nchild, c->pn, c->dn,
+                   (unsigned long long)c->effort);
+        }
+        printf("],");
+        if (white)
+            printf("\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min, s.nfair_max);
+        else
+            printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
+        printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"nodes\":%llu,"
+               "\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
+               (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
+               (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
+               (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
+               (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
+               time_s, interrupted ? "true" : "false");
+        free(s.ch);
+        return;
+    }
+    printf("%s (%s to move), goal %s: %s (root pn %u, dn %u)\n", pos, white ? "white" : "black", goal_str(goal),
+           res_str(jt_root_result(t)), pn, dn);
+    if (white && board_stone_count(root) == 3)
+        printf("4th-move classes: %d, proven black wins %d, not black wins %d; N_fair in [%d, %d]\n", s.n, s.proven,
+               s.disproven, s.nfair_min, s.nfair_max);
+    else if (white)
+        printf("white move classes: %d, proven black wins %d, not black wins %d\n", s.n, s.proven, s.disproven);
+    else
+        printf("5th-move classes: %d, proven %d, disproven %d; W in [%d, %d]\n", s.n, s.proven, s.disproven, s.wmin,
+               s.wmax);
+    int shown = 0;
+    for (int i = 0; i < s.n; i++) {
+        const JtChild *c = &s.ch[i];
+        if (c->status == RESULT_UNKNOWN && c->effort == 0 && !(white && c->wins_min > 0))
+            continue;
+        char m[8];
+        printf("  %-5s %-9s", notation_point_str(c->cls.moves[0], m), res_str(c->status));
+        if (white)
+            printf(" W in [%d, %d] of %d", c->wins_min, c->wins_max, c->nchild);
+        printf("  pn %u dn %u  work %.3g\n", c->pn, c->dn, (double)c->effort);
+        shown++;
+    }
+    if (shown < s.n)
+        printf("  (%d classes not searched yet)\n", s.n - shown);
+    printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown), %.3g work nodes, %llu tree nodes, "
+           "%llu proofs composed, %.1fs%s\n",
+           (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven, (unsigned long long)st->jobs_disproven,
+           (unsigned long long)st->jobs_unknown, (double)st->nodes, (unsigned long long)st->tree_nodes,
+           (unsigned long long)(sd ? sd->composed : 0), time_s, interrupted ? " (interrupted)" : "");
+    free(s.ch);
+}
+
+static int parse_u64(const char *s, const char *what, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || v == 0 || s[0] == '-')
+        return cli_error(EXIT_USAGE, "%s: expected a positive integer, got '%s'", what, s);
+    *out = v;
+    return 0;
+}
+
+static int search_main(int argc, char **argv, bool run)
+{
+    char **av = malloc(sizeof *av * ((size_t)argc + 1));
+    if (!av)
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    memcpy(av, argv, sizeof *av * (size_t)argc);
+    av[argc] = NULL;
+    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL;
+    int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-nodes", true, &job_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "max-jobs", true, &maxj_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "workers", true, &workers_s);
+    bool tt_given = cli_has_opt(argc, av, "tt-mb");
+    CliArgs a;
+    if (rc <= 1)
+        rc = cli_parse(argc, av, &a);
+    else
+        rc = rc > 1 ? rc : 0;
+    if (rc > 1 || (rc && rc != 1)) {
+        free(av);
+        return rc;
+    }
+    JtConfig jc = { .goal = JT_GOAL_WIN, .rules = a.rules, .job_nodes = DEFAULT_JOB_NODES };
+    uint64_t max_jobs = 0, workers = 1;
+    rc = 0;
+    if (goal_s && !strcmp(goal_s, "win"))
+        jc.goal = JT_GOAL_WIN;
+    else if (goal_s && (!strcmp(goal_s, "w4") || !strcmp(goal_s, "count")))
+        jc.goal = JT_GOAL_COUNT;
+    else if (goal_s && !strcmp(goal_s, "fair-n"))
+        jc.goal = JT_GOAL_FAIR_N;
+    else if (goal_s)
+        rc = cli_error(EXIT_USAGE, "--goal: expected win, w4 or fair-n, got '%s'", goal_s);
+    if (!rc && job_s)
+        rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes);
+    if (!rc && maxj_s)
+        rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
+    if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
+        rc = cli_error(EXIT_USAGE, "--workers: at most %d", MAX_WORKERS);
+    if (!rc && a.npos == 0)
+        rc = cli_error(EXIT_USAGE, "opening %s: a POSITION is needed (e.g. I7, or \"I7 i8\" with --goal w4)",
+                       run ? "search" : "status");
+    Board root;
+    if (!rc)
+        rc = cli_position(&a, 0, &root);
+    free(av);
+    if (rc)
+        return rc;
+    Color winner;
+    if (rules_game_over(&root, a.rules, &winner))
+        return cli_error(EXIT_DATAERR, "the game is already over in this position");
+    if (jc.goal == JT_GOAL_COUNT && root.to_move != BLACK)
+        return cli_error(EXIT_DATAERR, "--goal w4: black must be to move (an opening and a 4th move: \"I7 i8\")");
+    if (jc.goal == JT_GOAL_FAIR_N && root.to_move != WHITE)
+        return cli_error(EXIT_DATAERR, "--goal fair-n: white must be to move (an opening: \"I7\")");
+
+    Db *db;
+    if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE : DB_RDONLY, &db)))
+        return rc;
+    SearchDb sd;
+    JtSource src;
+    search_db_init(&sd, db, a.rules, &src);
+    JobTree *t = NULL;
+    double t0 = jobpool_now();
+    if ((rc = jt_create(&t, &root, &jc, &src))) {
+        db_close(db);
+        return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
+    }
+    int nw = (int)workers;
+    JobRunner runners[MAX_WORKERS];
+    Dfpn *solvers[MAX_WORKERS] = { 0 };
+    int src_rc = 0;
+    bool interrupted = false;
+    if (run) {
+        DfpnConfig cfg;
+        dfpn_config_default(&cfg);
+        cfg.attacker = BLACK;
+        cfg.rules = a.rules;
+        cfg.threads = a.threads;
+        cfg.max_nodes = jc.job_nodes;
+        cfg.stop = cli_run_stop();
+        if (tt_given) {
+            cfg.tt_mb = (size_t)a.tt_mb;
+        } else {
+            uint64_t mb = (jc.job_nodes * 32 + (1u << 20) - 1) >> 20;
+            cfg.tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
+        }
+        for (int i = 0; i < nw && !rc; i++) {
+            rc = dfpn_create(&solvers[i], &cfg);
+            runners[i] = (JobRunner){ .dfpn = solvers[i], .rules = a.rules, .store = &sd.store };
+        }
+        if (rc) {
+            for (int i = 0; i < nw; i++)
+                dfpn_free(solvers[i]);
+            jt_free(t);
+            db_close(db);
+            return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
+        }
+        cli_run_signals();
+        Progress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 + 1.0 };
+        JobPoolConfig pc = { .workers = nw,
+                             .runners = runners,
+                             .stop = cli_run_stop(),
+                             .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
+                             .max_jobs = max_jobs,
+                             .flush = NULL,
+                             .progress = show_progress,
+                             .ctx = &pr };
+        src_rc = jobpool_run(t, &pc);
+        interrupted = src_rc == RJ_EINTR;
+        if (interrupted)
+            src_rc = 0;
+    }
+    int frc = db_flush(db);
+    if (frc == RJ_ECONFLICT)
+        frc = 0;
+    report(&a, t, &root, jc.goal, jobpool_now() - t0, interrupted, &sd);
+    jt_free(t);
+    for (int i = 0; i < nw; i++)
+        dfpn_free(solvers[i]);
+    db_close(db);
+    if (src_rc)
+        return cli_error(cli_exit_code(src_rc), "search stopped: %s", rj_strerror(src_rc));
+    if (frc)
+        return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(&a), rj_strerror(frc));
+    if (interrupted)
+        return cli_error(EXIT_TEMPFAIL, "interrupted: proven results and the search state are stored; "
+                                        "the same command resumes");
+    return EXIT_DONE;
+}
+
+int cmd_opening(int argc, char **argv)
+{
+    if (argc < 2 || (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fprintf(argc < 2 ? stderr : stdout,
+                "usage: renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S]\n"
+                "                     [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
+                "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n");
+        return argc < 2 ? EXIT_USAGE : EXIT_DONE;
+    }
+    if (!strcmp(argv[1], "search"))
+        return search_main(argc - 1, argv + 1, true);
+    if (!strcmp(argv[1], "status"))
+        return search_main(argc - 1, argv + 1, false);
+    return cli_error(EXIT_USAGE, "opening: unknown subcommand '%s' (search, status)", argv[1]);
+}

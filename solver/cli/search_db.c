@@ -1,0 +1,188 @@
+/* search_db.c - see search_db.h. */
+#include "search_db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "error.h"
+#include "proof.h"
+#include "rules.h"
+#include "sym.h"
+
+enum { STATE_LEN = 22, WKEY_LEN = 4 + DB_KEY_LEN };
+
+static void work_key(const SearchDb *s, const Board *b, uint8_t *k, int *t)
+{
+    DbKey dk;
+    db_key(b, s->rules, BLACK, &dk, t);
+    memcpy(k, "jt1:", 4);
+    memcpy(k + 4, dk.b, DB_KEY_LEN);
+}
+
+static int src_lookup(void *ctx, const Board *b, Result *res)
+{
+    SearchDb *s = ctx;
+    DbRecord r;
+    int rc = db_get(s->db, b, s->rules, BLACK, &r);
+    if (rc)
+        return rc == RJ_EBADDATA ? RJ_ENOTFOUND : rc;
+    *res = r.result;
+    return r.result == RESULT_UNKNOWN ? RJ_ENOTFOUND : 0;
+}
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static int src_load(void *ctx, const Board *b, JtState *st)
+{
+    SearchDb *s = ctx;
+    uint8_t k[WKEY_LEN];
+    int t;
+    work_key(s, b, k, &t);
+    void *val = NULL;
+    size_t len = 0;
+    int rc = db_work_get(s->db, k, sizeof k, &val, &len);
+    if (rc)
+        return rc;
+    const uint8_t *v = val;
+    if (len != STATE_LEN) {
+        free(val);
+        return RJ_ENOTFOUND; /* not ours: start afresh rather than fail */
+    }
+    st->effort = get_le(v, 8);
+    st->jobs = (uint32_t)get_le(v + 8, 4);
+    st->pn = (ProofNum)get_le(v + 12, 4);
+    st->dn = (ProofNum)get_le(v + 16, 4);
+    Point best = v[20];
+    st->best = best < BOARD_POINTS ? sym_apply(sym_inverse(t), best) : POINT_NONE;
+    st->expanded = v[21] != 0;
+    free(val);
+    return 0;
+}
+
+static int src_save(void *ctx, const Board *b, const JtState *st)
+{
+    SearchDb *s = ctx;
+    uint8_t k[WKEY_LEN], v[STATE_LEN];
+    int t;
+    work_key(s, b, k, &t);
+    put_le(v, st->effort, 8);
+    put_le(v + 8, st->jobs, 4);
+    put_le(v + 12, st->pn, 4);
+    put_le(v + 16, st->dn, 4);
+    v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
+    v[21] = st->expanded;
+    return db_work_put(s->db, k, sizeof k, v, sizeof v);
+}
+
+/* The same stones and side to move as a setup position. */
+static void setup_copy(const Board *src, Board *dst)
+{
+    board_init(dst);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (src->cell[p] != EMPTY)
+            board_setup_stone(dst, (Point)p, (Color)src->cell[p]);
+    board_set_to_move(dst, src->to_move);
+}
+
+/*
+ * Append the tree of the stored proof of the position after move m (b
+ * restored): nothing when m wins at once.  RJ_EBADDATA when it has no proof.
+ */
+static int append_child(SearchDb *s, Board *b, Point m, ProofWriter *w)
+{
+    pw_u8(w, m);
+    board_play(b, m);
+    Color winner;
+    int rc = 0;
+    if (rules_game_over(b, s->rules, &winner)) {
+        rc = winner == BLACK ? 0 : RJ_EBADDATA;
+    } else {
+        Board sb;
+        const Board *lb = b;
+        if (m == POINT_PASS) {
+            setup_copy(b, &sb);
+            lb = &sb;
+        }
+        uint8_t *proof = NULL;
+        size_t len = 0;
+        rc = db_get_proof(s->db, lb, s->rules, BLACK, &proof, &len);
+        if (rc == RJ_ENOTFOUND)
+            rc = RJ_EBADDATA;
+        if (rc == 0 && len > PROOF_HEADER_LEN)
+            pw_bytes(w, proof + PROOF_HEADER_LEN, len - PROOF_HEADER_LEN);
+        else if (rc == 0)
+            rc = RJ_EBADDATA;
+        free(proof);
+    }
+    board_undo(b);
+    return rc ? rc : w->err;
+}
+
+static int src_solved(void *ctx, const Board *b0, Result r, const JtMoves *m)
+{
+    SearchDb *s = ctx;
+    StoredResult sr;
+    memset(&sr, 0, sizeof sr);
+    sr.result = r;
+    sr.attacker = BLACK;
+    sr.best = POINT_NONE;
+    if (r == RESULT_DISPROVEN)
+        return s->store.store(s->store.ctx, b0, s->rules, &sr, NULL, 0);
+    int rc = db_flush(s->db);
+    if (rc && rc != RJ_ECONFLICT)
+        return rc;
+    Board b = *b0;
+    ProofWriter w = { 0 };
+    pw_header(&w, s->rules, BLACK);
+    rc = 0;
+    if (b.to_move == BLACK) {
+        sr.best = m->mv[0];
+        rc = append_child(s, &b, m->mv[0], &w);
+    } else {
+        pw_u16(&w, (uint16_t)m->n);
+        for (int i = 0; i < m->n && rc == 0; i++)
+            rc = append_child(s, &b, m->mv[i], &w);
+    }
+    ProofStats ps;
+    if (rc == 0 && proof_check(&b, w.data, w.len, &ps, NULL, 0) != 0)
+        rc = RJ_EBADDATA;
+    if (rc == 0) {
+        sr.proof_nodes = ps.nodes;
+        sr.proof_depth = ps.depth;
+        rc = s->store.store(s->store.ctx, &b, s->rules, &sr, w.data, w.len);
+        if (rc == 0) {
+            s->composed++;
+            s->compose_bytes += w.len;
+        }
+    } else if (rc == RJ_EBADDATA) {
+        s->compose_failed++;
+    }
+    free(w.data);
+    return rc;
+}
+
+void search_db_init(SearchDb *s, Db *db, RuleSet rs, JtSource *src)
+{
+    memset(s, 0, sizeof *s);
+    s->db = db;
+    s->rules = rs;
+    db_result_store(db, &s->store);
+    src->ctx = s;
+    src->lookup = src_lookup;
+    src->load = src_load;
+    src->save = src_save;
+    src->solved = src_solved;
+}

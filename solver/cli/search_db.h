@@ -1,0 +1,41 @@
+/*
+ * search_db.h - the opening-level search's source (jobtree.h JtSource) over
+ * the results database: stored results, the saved state of each node, and
+ * the composition of proofs for inner nodes solved by their children.
+ *
+ * Saved node state lives in the database's "work" sub-database under the key
+ * "jt1:" + the position's DbKey (canonical over the 8 symmetries, attacker
+ * black), value 22 bytes little-endian: effort u64, jobs u32, pn u32, dn u32,
+ * best move u8 (canonical frame, 255 none), expanded u8.  Writes commit at
+ * once (a kill -9 loses at most the job that was running).
+ *
+ * Composition.  A black-to-move node proven through child m gets the proof
+ * header + m + the child's stored proof tree; a white-to-move node proven
+ * through all its children gets header + a D-node listing every white move
+ * of the tree with the child's stored proof tree under it (white moves left
+ * out are short losses the checker confirms by itself).  The composed proof is
+ * checked by the independent checker from the node's real board before it is
+ * stored; when a child has no stored proof, or the check fails, nothing is
+ * stored and the callback returns RJ_EBADDATA (the tree still counts the
+ * node as proven through its children).  Queued results are flushed first,
+ * so the children's proofs are readable.
+ */
+#ifndef RJ_SEARCH_DB_H
+#define RJ_SEARCH_DB_H
+
+#include "db.h"
+#include "jobtree.h"
+
+typedef struct {
+    Db *db;
+    RuleSet rules;
+    ResultStore store;       /* db_result_store(db) */
+    uint64_t composed;       /* proofs composed and stored */
+    uint64_t compose_failed;
+    uint64_t compose_bytes;  /* their total size */
+} SearchDb;
+
+/* Fill s (db must outlive it) and the source over it. */
+void search_db_init(SearchDb *s, Db *db, RuleSet rs, JtSource *src);
+
+#endif /* RJ_SEARCH_DB_H */

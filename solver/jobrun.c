@@ -1,0 +1,117 @@
+/* jobrun.c - see jobrun.h. */
+#include "jobrun.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "error.h"
+#include "proof.h"
+#include "proof_extract.h"
+
+/* Store one proven position with its checked proof. */
+static int store_proven(JobRunner *r, const Board *b, Point best, const uint8_t *proof, size_t len,
+                        const ProofStats *ps, uint64_t nodes)
+{
+    if (!r->store)
+        return 0;
+    StoredResult sr;
+    memset(&sr, 0, sizeof sr);
+    sr.result = RESULT_PROVEN;
+    sr.attacker = BLACK;
+    sr.best = best;
+    sr.proof_nodes = ps->nodes;
+    sr.proof_depth = ps->depth;
+    sr.nodes = nodes;
+    int rc = r->store->store(r->store->ctx, b, r->rules, &sr, proof, len);
+    if (rc == 0)
+        r->proofs_stored++;
+    return rc;
+}
+
+/*
+ * The position after black's first move m of a proof (black to move at b) is
+ * proven by the rest of it: header + the D-node that follows m.  Stored when
+ * that is not a finished game and the checker accepts it from there.
+ */
+static int store_child(JobRunner *r, const Board *b, const uint8_t *proof, size_t len)
+{
+    if (len <= PROOF_HEADER_LEN + 1)
+        return 0;
+    Point m = proof[PROOF_HEADER_LEN];
+    if (m == POINT_PASS || m >= BOARD_POINTS)
+        return 0;
+    Board c = *b;
+    board_play(&c, m);
+    size_t clen = len - 1;
+    uint8_t *cp = malloc(clen);
+    if (!cp)
+        return RJ_ENOMEM;
+    memcpy(cp, proof, PROOF_HEADER_LEN);
+    memcpy(cp + PROOF_HEADER_LEN, proof + PROOF_HEADER_LEN + 1, len - PROOF_HEADER_LEN - 1);
+    ProofStats ps;
+    int rc = 0;
+    if (clen > PROOF_HEADER_LEN && proof_check(&c, cp, clen, &ps, NULL, 0) == 0)
+        rc = store_proven(r, &c, POINT_NONE, cp, clen, &ps, 0);
+    free(cp);
+    return rc;
+}
+
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->result = RESULT_UNKNOWN;
+    o->best = POINT_NONE;
+    DfpnConfig cfg = *dfpn_config(r->dfpn);
+    cfg.attacker = BLACK;
+    cfg.max_nodes = budget;
+    int rc = dfpn_set_config(r->dfpn, &cfg);
+    if (rc)
+        return rc;
+    dfpn_clear(r->dfpn);
+    DfpnResult res;
+    rc = dfpn_solve(r->dfpn, b, &res);
+    if (rc)
+        return rc;
+    o->nodes = res.nodes;
+    o->time_s = res.time_s;
+    o->pn = res.root_pn;
+    o->dn = res.root_dn;
+    o->best = b->to_move == BLACK ? res.best : POINT_NONE;
+    if (res.interrupted && res.result == RESULT_UNKNOWN)
+        return RJ_EINTR;
+    if (res.result == RESULT_DISPROVEN) {
+        o->result = RESULT_DISPROVEN;
+        if (r->store) {
+            StoredResult sr;
+            memset(&sr, 0, sizeof sr);
+            sr.result = RESULT_DISPROVEN;
+            sr.attacker = BLACK;
+            sr.best = POINT_NONE;
+            sr.nodes = res.nodes;
+            rc = r->store->store(r->store->ctx, b, r->rules, &sr, NULL, 0);
+        }
+        return rc;
+    }
+    if (res.result != RESULT_PROVEN)
+        return 0;
+    ProofWriter w = { 0 };
+    ExtractStats es;
+    rc = proof_extract(r->dfpn, b, BLACK, 0, 0, &w, &es);
+    ProofStats ps;
+    if (rc == 0 && proof_check(b, w.data, w.len, &ps, NULL, 0) == 0) {
+        o->result = RESULT_PROVEN;
+        Point best = POINT_NONE;
+        if (b->to_move == BLACK && w.len > PROOF_HEADER_LEN)
+            best = o->best = w.data[PROOF_HEADER_LEN];
+        rc = store_proven(r, b, best, w.data, w.len, &ps, res.nodes);
+        if (rc == 0 && b->to_move == BLACK)
+            rc = store_child(r, b, w.data, w.len);
+    } else {
+        /* No checked proof: claim nothing (a proof that fails the checker is a search bug). */
+        r->proofs_failed++;
+        rc = rc == RJ_ENOMEM ? rc : 0;
+    }
+    free(w.data);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * jobrun.h - the worker side of the opening-level search (jobtree.h): run
+ * one job, a df-pn search of a position for black with a work budget, and
+ * write what it proves to a results store.
+ *
+ * A proven job's proof is extracted and checked by the independent checker
+ * before anything is stored; a proof that fails the check is a search bug and
+ * the job reports UNKNOWN (nothing is claimed).  At black to move the proof's
+ * first move is black's winning move m, and the position after m is proven
+ * by the rest of the same proof: that child is stored too, with its own
+ * (checked) proof, so a 5th-move class proven inside a 4th-move job counts in
+ * the W bounds without a second search.  Exact disproofs are stored without
+ * a proof (as df-pn stores them); unknown jobs store nothing here (their
+ * effort is the tree's saved state).
+ *
+ * The solver's TT is cleared before each job, so with one thread a job's
+ * result depends only on its position and budget.
+ *
+ * Thread safety: one JobRunner per thread; the store must be thread-safe.
+ */
+#ifndef RJ_JOBRUN_H
+#define RJ_JOBRUN_H
+
+#include "dfpn.h"
+#include "jobtree.h"
+#include "resultstore.h"
+
+typedef struct {
+    Dfpn *dfpn;                /* its own solver; the budget is set per job */
+    RuleSet rules;
+    const ResultStore *store;  /* may be NULL */
+    uint64_t proofs_stored;    /* counters, added to */
+    uint64_t proofs_failed;
+} JobRunner;
+
+/*
+ * Run a job on position b with a work budget (nodes).  Fills *o.  Returns 0,
+ * RJ_EINTR when the solver's stop flag ended it (nothing stored; *o is the
+ * partial outcome), or an error of the solver or the store.
+ */
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o);
+
+#endif /* RJ_JOBRUN_H */

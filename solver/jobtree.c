@@ -1,0 +1,728 @@
+/* jobtree.c - see jobtree.h. */
+#include "jobtree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "rules.h"
+#include "sym.h"
+
+enum { PHASE_FRESH = 0, PHASE_EVALUATED = 1, PHASE_EXPANDED = 2 };
+
+typedef struct {
+    SymKey key;                /* canonical, the pass flag included */
+    Point path[JT_MAX_PATH];   /* the moves from the root that first reached it */
+    uint8_t npath;
+    uint8_t phase;
+    uint8_t status;            /* Result */
+    bool running;
+    bool selectable;           /* an open leaf below (or itself) is not running */
+    bool counted;              /* a count node: each child is to be decided */
+    bool count_open;           /* a count node with work left */
+    Color to_move;
+    int stones;
+    ProofNum pn, dn;           /* current */
+    ProofNum epn, edn;         /* leaf estimate: heuristic, then the last job's */
+    JtState st;
+    int nch;
+    int *ch;                   /* child node ids */
+    MoveClass *cls;            /* the move class of each child (POINT_PASS alone for the pass) */
+    uint32_t stamp;
+    uint32_t estamp;
+    uint64_t sub_effort;
+} Node;
+
+struct JobTree {
+    JtConfig cfg;
+    JtSource src;
+    Board root;
+    Node *nodes;
+    int n, cap;
+    int *slots; /* hash of node ids by key, -1 empty */
+    size_t nslots;
+    uint32_t stamp;
+    int running;
+    JtStats stats;
+    int err; /* a source error met inside an update */
+};
+
+/* ---- boards ---- */
+
+/* The same stones and side to move as a setup position (no history, no pending pass). */
+static void setup_copy(const Board *src, Board *dst)
+{
+    board_init(dst);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (src->cell[p] != EMPTY)
+            board_setup_stone(dst, (Point)p, (Color)src->cell[p]);
+    board_set_to_move(dst, src->to_move);
+}
+
+/* The board of a node as jobs and the store see it (the setup position right after a pass). */
+static void node_board(const JobTree *t, const Node *n, Board *b)
+{
+    *b = t->root;
+    for (int i = 0; i < n->npath; i++)
+        board_play(b, n->path[i]);
+    if (board_last_move(b) == POINT_PASS) {
+        Board tmp = *b;
+        setup_copy(&tmp, b);
+    }
+}
+
+/* Chebyshev distance from p to the nearest stone (9 when none within 8). */
+static int stone_dist(const Board *b, Point p)
+{
+    int c = point_col(p), r = point_row(p);
+    for (int d = 1; d <= 8; d++)
+        for (int dc = -d; dc <= d; dc++)
+            for (int dr = -d; dr <= d; dr++) {
+                if (abs(dc) != d && abs(dr) != d)
+                    continue;
+                if (board_at_cr(b, c + dc, r + dr) > 0)
+                    return d;
+            }
+    return 9;
+}
+
+/* ---- the node table ---- */
+
+static uint64_t key_hash(const SymKey *k)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < SYMKEY_LEN; i++)
+        h = (h ^ k->b[i]) * 1099511628211ull;
+    return h;
+}
+
+static int slots_grow(JobTree *t)
+{
+    size_t ns = t->nslots ? t->nslots * 2 : 1024;
+    int *s = malloc(ns * sizeof *s);
+    if (!s)
+        return RJ_ENOMEM;
+    for (size_t i = 0; i < ns; i++)
+        s[i] = -1;
+    for (int id = 0; id < t->n; id++) {
+        size_t j = key_hash(&t->nodes[id].key) & (ns - 1);
+        while (s[j] >= 0)
+            j = (j + 1) & (ns - 1);
+        s[j] = id;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = ns;
+    return 0;
+}
+
+static int find_node(const JobTree *t, const SymKey *k)
+{
+    size_t j = key_hash(k) & (t->nslots - 1);
+    while (t->slots[j] >= 0) {
+        if (!memcmp(t->nodes[t->slots[j]].key.b, k->b, SYMKEY_LEN))
+            return t->slots[j];
+        j = (j + 1) & (t->nslots - 1);
+    }
+    return -1;
+}
+
+static int expand(JobTree *t, int id);
+
+/*
+ * The node for board b (reached from node `parent` by move m; parent -1 for
+ * the root): found, or made with its stored result and saved state (and
+ * expanded again when it was expanded before).  *out gets its id.
+ */
+static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
+{
+    SymKey k;
+    sym_canonical(b, t->cfg.rules, &k, NULL);
+    int id = find_node(t, &k);
+    if (id >= 0) {
+        *out = id;
+        return 0;
+    }
+    if (parent >= 0 && t->nodes[parent].npath >= JT_MAX_PATH)
+        return RJ_EBADARG;
+    if (2 * (size_t)(t->n + 1) > t->nslots) {
+        int rc = slots_grow(t);
+        if (rc)
+            return rc;
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 256;
+        Node *nn = realloc(t->nodes, (size_t)cap * sizeof *nn);
+        if (!nn)
+            return RJ_ENOMEM;
+        t->nodes = nn;
+        t->cap = cap;
+    }
+    id = t->n++;
+    Node *n = &t->nodes[id];
+    memset(n, 0, sizeof *n);
+    n->key = k;
+    if (parent >= 0) {
+        const Node *p = &t->nodes[parent];
+        memcpy(n->path, p->path, p->npath);
+        n->path[p->npath] = m;
+        n->npath = (uint8_t)(p->npath + 1);
+    }
+    size_t j = key_hash(&k) & (t->nslots - 1);
+    while (t->slots[j] >= 0)
+        j = (j + 1) & (t->nslots - 1);
+    t->slots[j] = id;
+    t->stats.tree_nodes++;
+    n->to_move = b->to_move;
+    n->stones = board_stone_count(b);
+    n->status = RESULT_UNKNOWN;
+    n->epn = n->edn = 1;
+    n->st.best = POINT_NONE;
+    *out = id;
+
+    Color winner;
+    if (rules_game_over(b, t->cfg.rules, &winner)) {
+        n->status = winner == BLACK ? RESULT_PROVEN : RESULT_DISPROVEN;
+        return 0;
+    }
+    Board sb;
+    const Board *lb = b;
+    if (board_last_move(b) == POINT_PASS) {
+        setup_copy(b, &sb);
+        lb = &sb;
+    }
+    Result r;
+    int rc = t->src.lookup(t->src.ctx, lb, &r);
+    if (rc == 0 && r != RESULT_UNKNOWN)
+        n->status = (uint8_t)r;
+    else if (rc && rc != RJ_ENOTFOUND)
+        return rc;
+    JtState st;
+    rc = t->src.load(t->src.ctx, lb, &st);
+    if (rc == 0) {
+        t->nodes[id].st = st;
+        if (st.jobs) {
+            t->nodes[id].phase = PHASE_EVALUATED;
+            t->nodes[id].epn = st.pn ? st.pn : 1;
+            t->nodes[id].edn = st.dn ? st.dn : 1;
+        }
+        if (st.expanded)
+            return expand(t, id);
+    } else if (rc != RJ_ENOTFOUND) {
+        return rc;
+    }
+    return 0;
+}
+
+/* ---- expansion ---- */
+
+static ProofNum cap_pn(ProofNum v)
+{
+    return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v;
+}
+
+/* Children of node id (board b): fifth.h classes of the mover's moves, and white's pass. */
+static int expand(JobTree *t, int id)
+{
+    if (t->nodes[id].phase == PHASE_EXPANDED)
+        return 0;
+    Board b;
+    node_board(t, &t->nodes[id], &b);
+    MoveClass *cls = malloc(sizeof *cls * (BOARD_POINTS + 1));
+    int *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    if (!cls || !ch) {
+        free(cls);
+        free(ch);
+        return RJ_ENOMEM;
+    }
+    MoveClass all[BOARD_POINTS];
+    int k = fifth_move_classes(&b, t->cfg.rules, all);
+    bool white = b.to_move == WHITE;
+    Point best = t->nodes[id].st.best;
+    int nch = 0;
+    int rc = 0;
+    for (int i = 0; i <= k && rc == 0; i++) {
+        MoveClass mc;
+        if (i == k) {
+            if (!white)
+                break;
+            mc.n = 1;
+            mc.moves[0] = POINT_PASS;
+        } else {
+            mc = all[i];
+        }
+        Point m = mc.moves[0];
+        board_play(&b, m);
+        Color winner;
+        bool over = rules_game_over(&b, t->cfg.rules, &winner);
+        /* A white move after which black makes five at once is a short loss the checker accepts. */
+        Point fp[BOARD_POINTS];
+        if (white && !over && rules_five_points(&b, BLACK, t->cfg.rules, fp) > 0) {
+            board_undo(&b);
+            continue;
+        }
+        int cid;
+        rc = get_node(t, id, m, &b, &cid);
+        board_undo(&b);
+        if (rc)
+            break;
+        Node *c = &t->nodes[cid];
+        if (c->phase == PHASE_FRESH && c->st.jobs == 0) {
+            int d = m == POINT_PASS ? 9 : stone_dist(&b, m);
+            if (white) {
+                c->epn = 1;
+                c->edn = d <= 1 ? 1 : d == 2 ? 2 : d == 3 ? 4 : 8;
+            } else {
+                bool is_best = false;
+                for (int j = 0; j < mc.n; j++)
+                    is_best |= mc.moves[j] == best;
+                c->epn = is_best ? 1 : d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
+                c->edn = 1;
+            }
+        }
+        cls[nch] = mc;
+        ch[nch++] = cid;
+    }
+    if (rc) {
+        free(cls);
+        free(ch);
+        return rc;
+    }
+    Node *n = &t->nodes[id];
+    n->cls = cls;
+    n->ch = ch;
+    n->nch = nch;
+    n->phase = PHASE_EXPANDED;
+    t->stats.expanded++;
+    if (!n->st.expanded) {
+        n->st.expanded = true;
+        Board sb;
+        node_board(t, n, &sb);
+        rc = t->src.save(t->src.ctx, &sb, &n->st);
+    }
+    return rc;
+}
+
+/* ---- proof numbers ---- */
+
+static void solved_inner(JobTree *t, int id, Result r, int win_child)
+{
+    Node *n = &t->nodes[id];
+    n->status = (uint8_t)r;
+    t->stats.composed++;
+    if (!t->src.solved)
+        return;
+    JtMoves *m = malloc(sizeof *m);
+    if (!m) {
+        t->err = RJ_ENOMEM;
+        return;
+    }
+    m->n = 0;
+    if (r == RESULT_PROVEN && n->to_move == BLACK) {
+        m->mv[m->n++] = n->cls[win_child].moves[0];
+    } else if (r == RESULT_PROVEN) {
+        for (int i = 0; i < n->nch; i++)
+            for (int j = 0; j < n->cls[i].n; j++)
+                m->mv[m->n++] = n->cls[i].moves[j];
+    }
+    Board b;
+    node_board(t, n, &b);
+    int rc = t->src.solved(t->src.ctx, &b, r, m);
+    free(m);
+    if (rc == RJ_EBADDATA)
+        t->stats.compose_failed++;
+    else if (rc && !t->err)
+        t->err = rc;
+}
+
+/* Recompute pn/dn, status and selectability below id (once per stamp). */
+static void update(JobTree *t, int id)
+{
+    Node *n = &t->nodes[id];
+    if (n->stamp == t->stamp)
+        return;
+    n->stamp = t->stamp;
+    if (n->phase == PHASE_EXPANDED)
+        for (int i = 0; i < n->nch; i++)
+            update(t, n->ch[i]);
+    n = &t->nodes[id];
+    bool open_child = false;
+    int undecided = 0;
+    if (n->phase == PHASE_EXPANDED) {
+        for (int i = 0; i < n->nch; i++) {
+            const Node *c = &t->nodes[n->ch[i]];
+            if (c->status == RESULT_UNKNOWN) {
+                undecided++;
+                open_child |= c->selectable;
+            }
+        }
+    }
+    if (n->status != RESULT_UNKNOWN) {
+        n->pn = n->status == RESULT_PROVEN ? 0 : PN_INF;
+        n->dn = n->status == RESULT_PROVEN ? PN_INF : 0;
+        n->selectable = false;
+    } else if (n->phase != PHASE_EXPANDED) {
+        n->pn = n->epn;
+        n->dn = n->edn;
+        n->selectable = !n->running;
+    } else {
+        bool or_node = n->to_move == BLACK;
+        ProofNum mn = PN_INF, sum = 0;
+        int win = -1, proven = 0;
+        bool refuted = false;
+        for (int i = 0; i < n->nch; i++) {
+            const Node *c = &t->nodes[n->ch[i]];
+            ProofNum a = or_node ? c->pn : c->dn, s = or_node ? c->dn : c->pn;
+            if (a < mn)
+                mn = a;
+            sum = pn_add(sum, s);
+            if (c->status == RESULT_PROVEN) {
+                proven++;
+                if (win < 0)
+                    win = i;
+            }
+            refuted |= c->status == RESULT_DISPROVEN;
+        }
+        n->pn = or_node ? mn : sum;
+        n->dn = or_node ? sum : mn;
+        n->selectable = open_child;
+        if (or_node && win >= 0)
+            solved_inner(t, id, RESULT_PROVEN, win);
+        else if (!or_node && refuted)
+            solved_inner(t, id, RESULT_DISPROVEN, -1);
+        else if (!or_node && proven == n->nch)
+            solved_inner(t, id, RESULT_PROVEN, -1);
+        n = &t->nodes[id];
+        if (n->status != RESULT_UNKNOWN) {
+            n->pn = n->status == RESULT_PROVEN ? 0 : PN_INF;
+            n->dn = n->status == RESULT_PROVEN ? PN_INF : 0;
+            n->selectable = false;
+        }
+    }
+    if (n->counted) {
+        if (n->phase == PHASE_EXPANDED)
+            n->count_open = undecided > 0 && open_child;
+        else
+            n->count_open = !n->running && n->status != RESULT_DISPROVEN;
+    }
+}
+
+static void update_all(JobTree *t)
+{
+    t->stamp++;
+    update(t, 0);
+}
+
+/* Proven children of an expanded node, and children not disproven. */
+static void count_children(const JobTree *t, const Node *n, int *proven, int *open)
+{
+    *proven = *open = 0;
+    for (int i = 0; i < n->nch; i++) {
+        Result r = (Result)t->nodes[n->ch[i]].status;
+        *proven += r == RESULT_PROVEN;
+        *open += r != RESULT_DISPROVEN;
+    }
+}
+
+/* ---- life cycle ---- */
+
+int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSource *src)
+{
+    *out = NULL;
+    Color winner;
+    if (!cfg->job_nodes || rules_game_over(root, cfg->rules, &winner))
+        return RJ_EBADARG;
+    if (cfg->goal == JT_GOAL_COUNT && root->to_move != BLACK)
+        return RJ_EBADARG;
+    if (cfg->goal == JT_GOAL_FAIR_N && root->to_move != WHITE)
+        return RJ_EBADARG;
+    JobTree *t = calloc(1, sizeof *t);
+    if (!t)
+        return RJ_ENOMEM;
+    t->cfg = *cfg;
+    if (t->cfg.max_stones <= 0)
+        t->cfg.max_stones = 40;
+    t->src = *src;
+    t->root = *root;
+    int rc = slots_grow(t);
+    int id = 0;
+    if (!rc)
+        rc = get_node(t, -1, POINT_NONE, root, &id);
+    /* The root of a goal that counts, or an opening, is expanded at once (a job on it is wasted). */
+    if (!rc && (cfg->goal != JT_GOAL_WIN || root->to_move == WHITE))
+        rc = expand(t, 0);
+    if (!rc && cfg->goal == JT_GOAL_COUNT)
+        t->nodes[0].counted = true;
+    if (!rc && cfg->goal == JT_GOAL_FAIR_N)
+        for (int i = 0; i < t->nodes[0].nch; i++)
+            t->nodes[t->nodes[0].ch[i]].counted = true;
+    /* A counted child expanded on load may have solved nodes: no callbacks during load are lost. */
+    if (!rc) {
+        update_all(t);
+        rc = t->err;
+    }
+    if (rc) {
+        jt_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+void jt_free(JobTree *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->n; i++) {
+        free(t->nodes[i].ch);
+        free(t->nodes[i].cls);
+    }
+    free(t->nodes);
+    free(t->slots);
+    free(t);
+}
+
+/* ---- selection ---- */
+
+/* Work left for the goal at the root. */
+static bool goal_open(const JobTree *t)
+{
+    const Node *r = &t->nodes[0];
+    switch (t->cfg.goal) {
+    case JT_GOAL_WIN:
+        return r->status == RESULT_UNKNOWN && r->selectable;
+    case JT_GOAL_COUNT:
+        return r->count_open;
+    default:
+        for (int i = 0; i < r->nch; i++)
+            if (t->nodes[r->ch[i]].count_open)
+                return true;
+        return false;
+    }
+}
+
+/* Least proof number among the open undecided children of a counted node (its own pn unexpanded). */
+static ProofNum count_pn(const JobTree *t, const Node *n)
+{
+    if (n->phase != PHASE_EXPANDED)
+        return n->pn;
+    ProofNum best = PN_INF;
+    for (int i = 0; i < n->nch; i++) {
+        const Node *c = &t->nodes[n->ch[i]];
+        if (c->status == RESULT_UNKNOWN && c->selectable && c->pn < best)
+            best = c->pn;
+    }
+    return best;
+}
+
+/* The child of id to descend into: -1 when none is open. */
+static int pick_child(const JobTree *t, int id)
+{
+    const Node *n = &t->nodes[id];
+    int best = -1;
+    ProofNum bv = PN_INF, bw = PN_INF;
+    bool fair_root = id == 0 && t->cfg.goal == JT_GOAL_FAIR_N;
+    for (int i = 0; i < n->nch; i++) {
+        const Node *c = &t->nodes[n->ch[i]];
+        ProofNum v, w;
+        if (fair_root) {
+            if (!c->count_open)
+                continue;
+            int pr = 0, op = 0;
+            if (c->phase == PHASE_EXPANDED)
+                count_children(t, c, &pr, &op);
+            if (c->status == RESULT_PROVEN && pr == 0)
+                pr = 1;
+            v = (ProofNum)pr;
+            w = count_pn(t, c);
+        } else {
+            if (c->status != RESULT_UNKNOWN || !c->selectable)
+                continue;
+            bool by_pn = n->counted || n->to_move == BLACK;
+            v = by_pn ? c->pn : c->dn;
+            w = 0;
+        }
+        if (best < 0 || v < bv || (v == bv && w < bw)) {
+            best = i;
+            bv = v;
+            bw = w;
+        }
+    }
+    return best;
+}
+
+int jt_next(JobTree *t, JtJob *job)
+{
+    for (int guard = 0; guard < 1000000; guard++) {
+        if (t->err)
+            return t->err;
+        if (!goal_open(t))
+            return RJ_ENOTFOUND;
+        int id = 0;
+        for (;;) {
+            Node *n = &t->nodes[id];
+            if (n->phase != PHASE_EXPANDED) {
+                bool job_here = n->status == RESULT_UNKNOWN &&
+                                (n->phase == PHASE_FRESH || n->stones >= t->cfg.max_stones);
+                if (job_here)
+                    break;
+                /* Evaluated and still open (or solved but counted): its children come next. */
+                int rc = expand(t, id);
+                if (rc)
+                    return rc;
+                id = -1;
+                break;
+            }
+            int i = pick_child(t, id);
+            if (i < 0) {
+                id = -2;
+                break;
+            }
+            id = t->nodes[id].ch[i];
+        }
+        if (id == -1) {
+            update_all(t);
+            continue;
+        }
+        if (id == -2)
+            return RJ_EINTERNAL; /* goal_open said there is work: the flags disagree */
+        Node *n = &t->nodes[id];
+        n->running = true;
+        t->running++;
+        job->node = id;
+        int shift = n->st.jobs > 10 ? 10 : (int)n->st.jobs;
+        job->budget = n->stones >= t->cfg.max_stones ? t->cfg.job_nodes << shift : t->cfg.job_nodes;
+        node_board(t, n, &job->board);
+        update_all(t);
+        return 0;
+    }
+    return RJ_EINTERNAL;
+}
+
+int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
+{
+    if (job->node < 0 || job->node >= t->n || !t->nodes[job->node].running)
+        return RJ_EBADARG;
+    Node *n = &t->nodes[job->node];
+    n->running = false;
+    t->running--;
+    n->st.effort += o->nodes;
+    n->st.jobs++;
+    n->st.pn = o->pn;
+    n->st.dn = o->dn;
+    if (o->best != POINT_NONE)
+        n->st.best = o->best;
+    if (n->phase == PHASE_FRESH)
+        n->phase = PHASE_EVALUATED;
+    n->epn = cap_pn(o->pn);
+    n->edn = cap_pn(o->dn);
+    if (n->status == RESULT_UNKNOWN && o->result != RESULT_UNKNOWN)
+        n->status = (uint8_t)o->result;
+    t->stats.jobs++;
+    t->stats.nodes += o->nodes;
+    t->stats.job_time_s += o->time_s;
+    t->stats.jobs_proven += o->result == RESULT_PROVEN;
+    t->stats.jobs_disproven += o->result == RESULT_DISPROVEN;
+    t->stats.jobs_unknown += o->result == RESULT_UNKNOWN;
+    int rc = t->src.save(t->src.ctx, &job->board, &n->st);
+    update_all(t);
+    return rc ? rc : t->err;
+}
+
+void jt_abandon(JobTree *t, const JtJob *job)
+{
+    if (job->node < 0 || job->node >= t->n || !t->nodes[job->node].running)
+        return;
+    t->nodes[job->node].running = false;
+    t->running--;
+    update_all(t);
+}
+
+bool jt_finished(const JobTree *t)
+{
+    return !goal_open(t);
+}
+
+int jt_running(const JobTree *t) { return t->running; }
+
+Result jt_root_result(const JobTree *t) { return (Result)t->nodes[0].status; }
+
+void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn)
+{
+    *pn = t->nodes[0].pn;
+    *dn = t->nodes[0].dn;
+}
+
+const JtStats *jt_stats(const JobTree *t) { return &t->stats; }
+
+/* ---- reports ---- */
+
+static uint64_t sub_effort(JobTree *t, int id)
+{
+    Node *n = &t->nodes[id];
+    if (n->estamp == t->stamp)
+        return 0; /* counted once per report over the DAG */
+    n->estamp = t->stamp;
+    uint64_t e = n->st.effort;
+    if (n->phase == PHASE_EXPANDED)
+        for (int i = 0; i < n->nch; i++)
+            e += sub_effort(t, t->nodes[id].ch[i]);
+    return e;
+}
+
+int jt_root_children(JobTree *t, JtChild *out, int *n)
+{
+    Node *r = &t->nodes[0];
+    *n = 0;
+    if (r->phase != PHASE_EXPANDED)
+        return 0;
+    t->stamp++;
+    for (int i = 0; i < r->nch; i++) {
+        Node *c = &t->nodes[r->ch[i]];
+        JtChild *o = &out[i];
+        memset(o, 0, sizeof *o);
+        o->cls = r->cls[i];
+        o->status = (Result)c->status;
+        o->pn = c->pn;
+        o->dn = c->dn;
+        o->effort = sub_effort(t, r->ch[i]);
+        c = &t->nodes[r->ch[i]];
+        if (c->to_move != BLACK) {
+            o->nchild = -1;
+            o->wins_min = c->status == RESULT_PROVEN;
+            o->wins_max = c->status != RESULT_DISPROVEN;
+            continue;
+        }
+        if (c->phase == PHASE_EXPANDED) {
+            o->nchild = c->nch;
+            count_children(t, c, &o->wins_min, &o->wins_max);
+        } else {
+            Board b;
+            node_board(t, c, &b);
+            Color winner;
+            MoveClass tmp[BOARD_POINTS];
+            o->nchild = rules_game_over(&b, t->cfg.rules, &winner) ? 0 : fifth_move_classes(&b, t->cfg.rules, tmp);
+            o->wins_min = 0;
+            o->wins_max = o->nchild;
+        }
+        if (c->status == RESULT_PROVEN && o->wins_min == 0)
+            o->wins_min = 1;
+        if (c->status == RESULT_DISPROVEN)
+            o->wins_max = 0;
+    }
+    *n = r->nch;
+    return 0;
+}
+
+void jt_root_w(JobTree *t, int *wins_min, int *wins_max)
+{
+    const Node *r = &t->nodes[0];
+    *wins_min = 0;
+    *wins_max = 0;
+    if (r->phase == PHASE_EXPANDED)
+        count_children(t, r, wins_min, wins_max);
+    if (r->status == RESULT_PROVEN && *wins_min == 0)
+        *wins_min = 1;
+    if (r->status == RESULT_DISPROVEN)
+        *wins_max = 0;
+}

@@ -1,0 +1,203 @@
+/*
+ * jobtree.h - the opening-level search: a job-level proof-number search
+ * (job-level PNS, Wu et al. on Connect6) over the tree of opening positions.
+ *
+ * The tree.  The root is a position (the 3-stone opening, white to move, or
+ * a 4-stone position, black to move); the attacker is always black.  A node
+ * with black to move is an OR node, with white to move an AND node.
+ *   - OR children: one per class of black's legal stone moves (fifth.h
+ *     classes under the stabiliser of the node's stone set).  Black's pass is
+ *     not a child, so an OR node is never disproven through its children, only
+ *     by an exact disproof of its own job (a renju disproof needs the pass).
+ *   - AND children: one per class of white's legal moves that are not short
+ *     losses (after the move black has a five at once), and white's pass.
+ *     After a pass the child is searched and stored as the setup position of
+ *     the same stones (a stored result cannot carry "the last move was a
+ *     pass"); the parent's composed proof is re-checked from the real board,
+ *     so a stored proof that begins with a black pass (a draw there) is
+ *     refused rather than trusted.
+ * Positions equal under a symmetry (the SymKey, pass flag included) are one
+ * node: the tree is a DAG and proof numbers over-count on it (accepted, as in
+ * every PNS on a DAG).
+ *
+ * Jobs.  A leaf is evaluated by a job: a df-pn search of its position with a
+ * node budget (JtConfig.job_nodes), run by a JobRunner somewhere (local
+ * threads, jobpool.h; MPI ranks).  A proven or disproven job solves the
+ * leaf exactly.  An unknown job leaves the leaf with the job's final root pn
+ * and dn (capped) as its estimate; when that leaf is the most-proving node
+ * again it is expanded into its children (never rerun with a bigger budget,
+ * except at JtConfig.max_stones, where its budget doubles each time).  Fresh
+ * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
+ * next to the stones and the parent job's most promising move first (small
+ * pn), white replies next to the stones first (small dn).
+ *
+ * Selection.  From the root down: at an OR node the child of least pn, at an
+ * AND node the child of least dn (ties: generation order), skipping solved
+ * children and subtrees whose every open leaf is already running (so several
+ * jobs can be in flight).  Goals change only the root's choice:
+ *   - JT_GOAL_WIN: plain PNS; done when the root is solved.
+ *   - JT_GOAL_COUNT (root black to move): every root child is to be decided
+ *     (W bounds of a 4-stone root); the open child of least pn is worked on.
+ *   - JT_GOAL_FAIR_N (root white to move, an opening): N_fair = 1 + min over
+ *     4th-move classes of W; only raising the least proven count can move the
+ *     lower bound, so work goes to a 4th-move class of least wins_min (ties:
+ *     least pn), inside it to its open 5th-move child of least pn; a 4th
+ *     class is first tried as a whole by one job (a cheap first win).
+ * Proven internal nodes: the source's `solved` callback composes their proof
+ * from the children's stored proofs (checked, then stored), so every proven
+ * position in the database keeps a checked proof.
+ *
+ * State.  Every job's effort, last root pn/dn, best move and whether the node
+ * was expanded are saved through the source (JtState) right after the job, and
+ * results through the job runner's results store, so a new JobTree over the
+ * same source rebuilds the same tree (expanded nodes are expanded again on
+ * load) and continues where a stopped run, kill -9 included, left off.  With
+ * one job in flight at a time the sequence of jobs is deterministic.
+ *
+ * Thread safety: none; the dispatcher (jobpool.h, or an MPI master) calls
+ * jt_next / jt_done from one thread at a time.
+ */
+#ifndef RJ_JOBTREE_H
+#define RJ_JOBTREE_H
+
+#include "board.h"
+#include "fifth.h"
+#include "types.h"
+
+enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000 };
+
+typedef enum { JT_GOAL_WIN = 0, JT_GOAL_COUNT = 1, JT_GOAL_FAIR_N = 2 } JtGoal;
+
+/* What a job found about its position (black the attacker). */
+typedef struct {
+    Result result;   /* PROVEN (black wins), DISPROVEN (exact), UNKNOWN */
+    uint64_t nodes;  /* work spent */
+    double time_s;
+    ProofNum pn, dn; /* the search's final root numbers (for UNKNOWN) */
+    Point best;      /* most promising black move (black to move), else POINT_NONE */
+} JtOutcome;
+
+/* The saved search state of one node. */
+typedef struct {
+    uint64_t effort; /* work of its jobs */
+    uint32_t jobs;
+    ProofNum pn, dn; /* the last job's root numbers; 0/0: none */
+    Point best;
+    bool expanded;
+} JtState;
+
+/* The children of a node as a proof lists them (for proof composition). */
+typedef struct {
+    int n;
+    Point mv[BOARD_POINTS + 1]; /* every member of every child class, and POINT_PASS */
+} JtMoves;
+
+/*
+ * Where the tree reads and writes what outlives it.  Boards are in the
+ * caller's frame (the store canonicalises).  All callbacks return 0 or an
+ * error code (error.h); lookup and load return RJ_ENOTFOUND on a miss.
+ */
+typedef struct {
+    void *ctx;
+    /* A stored proven / disproven result of b for black. */
+    int (*lookup)(void *ctx, const Board *b, Result *res);
+    int (*load)(void *ctx, const Board *b, JtState *st);
+    int (*save)(void *ctx, const Board *b, const JtState *st);
+    /*
+     * An inner node b was solved by its children (may be NULL).  PROVEN at
+     * black to move: black's winning move is m->mv[0] (m->n = 1); at white
+     * to move m lists every white move the proof must answer.  DISPROVEN:
+     * m->n = 0.  The callback composes, checks and stores the proof.
+     */
+    int (*solved)(void *ctx, const Board *b, Result r, const JtMoves *m);
+} JtSource;
+
+typedef struct {
+    JtGoal goal;
+    RuleSet rules;
+    uint64_t job_nodes; /* budget of one job (work nodes), > 0 */
+    int max_stones;     /* leaves with this many stones are not expanded (0: 40) */
+} JtConfig;
+
+/* A job handed to a runner. */
+typedef struct {
+    int node;        /* the tree's node id, for jt_done */
+    uint64_t budget; /* work nodes */
+    Board board;     /* the position (a setup position after a pass) */
+} JtJob;
+
+/* Counters over the tree's life (this process). */
+typedef struct {
+    uint64_t jobs, jobs_proven, jobs_disproven, jobs_unknown;
+    uint64_t nodes;          /* work of the jobs run here */
+    double job_time_s;
+    uint64_t tree_nodes;     /* nodes in the tree */
+    uint64_t expanded;       /* expansions */
+    uint64_t composed;       /* inner nodes solved by their children */
+    uint64_t compose_failed; /* of those, proofs that could not be composed */
+} JtStats;
+
+typedef struct JobTree JobTree;
+
+/*
+ * A tree rooted at position root (copied), with the source's saved state
+ * loaded (nodes expanded before are expanded again).  0, RJ_EBADARG (a
+ * finished game, a goal that does not fit the side to move, job_nodes 0),
+ * RJ_ENOMEM, or an error of the source.
+ */
+int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSource *src);
+void jt_free(JobTree *t);
+
+/*
+ * The next job: the most-proving open leaf not already running (marked
+ * running now), expanding evaluated leaves on the way.  Returns 0 with *job
+ * filled, RJ_ENOTFOUND when no job can start now (the goal is met, the tree is
+ * exhausted, or every open leaf is running), or an error (source, RJ_ENOMEM).
+ */
+int jt_next(JobTree *t, JtJob *job);
+
+/*
+ * Record the outcome of a job from jt_next: saves the node's state through the
+ * source, updates the proof numbers and calls the source's `solved` for inner
+ * nodes solved by it.  0 or an error code.
+ */
+int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o);
+
+/* Release a job that will not report (stopped, its worker lost): the node can be selected again. */
+void jt_abandon(JobTree *t, const JtJob *job);
+
+/* True when the goal is met or no open leaf is left (running jobs aside). */
+bool jt_finished(const JobTree *t);
+
+/* Jobs handed out and not yet reported. */
+int jt_running(const JobTree *t);
+
+/* The root's status, proof numbers and the counters. */
+Result jt_root_result(const JobTree *t);
+void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn);
+const JtStats *jt_stats(const JobTree *t);
+
+/* Status and bounds of one root child (a 4th-move class under an opening, a 5th under a 4-stone root). */
+typedef struct {
+    MoveClass cls;       /* its moves in the root's frame */
+    Result status;       /* for black, the position after cls.moves[0] */
+    int nchild;          /* its own child classes (5th moves after a 4th), or -1 when not counted */
+    int wins_min, wins_max; /* W bounds of the position after it (JT_GOAL_FAIR_N / WIN roots) */
+    ProofNum pn, dn;
+    uint64_t effort;     /* work spent in its subtree's jobs (saved totals) */
+} JtChild;
+
+/*
+ * The root's children (room for BOARD_POINTS + 1 entries; *n their count).
+ * For a white-to-move root the W bounds of each child: proven 5th-move
+ * classes (at least 1 when the child itself is proven), and the classes not
+ * disproven (0 when the child is disproven; the class count when not
+ * expanded).  For a black-to-move root wins_min/max are the child's own
+ * 0/1 bounds.  0 or RJ_ENOMEM.
+ */
+int jt_root_children(JobTree *t, JtChild *out, int *n);
+
+/* W bounds of the root itself (black to move: its child classes proven / not disproven). */
+void jt_root_w(JobTree *t, int *wins_min, int *wins_max);
+
+#endif /* RJ_JOBTREE_H */

@@ -1,0 +1,456 @@
+/*
+ * test_jobtree.c - the opening-level search's master logic (solver/jobtree.h)
+ * on real positions with a scripted job runner and an in-memory source:
+ * most-proving selection, expansion of unknown leaves, bound arithmetic,
+ * symmetric classes merged, proof-composition requests, resume equivalence
+ * and determinism.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "error.h"
+#include "fifth.h"
+#include "jobtree.h"
+#include "notation.h"
+#include "position.h"
+#include "rules.h"
+#include "sym.h"
+
+/* ---- an in-memory source ---- */
+
+enum { MEM_MAX = 4096 };
+
+typedef struct {
+    SymKey key;
+    bool has_state, has_result;
+    JtState st; /* best in the canonical frame */
+    Result res;
+} MemEntry;
+
+typedef struct {
+    MemEntry e[MEM_MAX];
+    int n;
+    int solved_calls;
+    Result last_solved;
+    int last_moves;
+    Point last_move0;
+    int loads, saves;
+} Mem;
+
+static MemEntry *mem_find(Mem *m, const Board *b, bool add, int *t)
+{
+    SymKey k;
+    sym_canonical(b, RULE_RENJU, &k, t);
+    for (int i = 0; i < m->n; i++)
+        if (!memcmp(m->e[i].key.b, k.b, SYMKEY_LEN))
+            return &m->e[i];
+    if (!add || m->n == MEM_MAX)
+        return NULL;
+    MemEntry *e = &m->e[m->n++];
+    memset(e, 0, sizeof *e);
+    e->key = k;
+    return e;
+}
+
+static int mem_lookup(void *ctx, const Board *b, Result *res)
+{
+    MemEntry *e = mem_find(ctx, b, false, NULL);
+    if (!e || !e->has_result)
+        return RJ_ENOTFOUND;
+    *res = e->res;
+    return 0;
+}
+
+static int mem_load(void *ctx, const Board *b, JtState *st)
+{
+    Mem *m = ctx;
+    int t;
+    MemEntry *e = mem_find(m, b, false, &t);
+    if (!e || !e->has_state)
+        return RJ_ENOTFOUND;
+    m->loads++;
+    *st = e->st;
+    st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
+    return 0;
+}
+
+static int mem_save(void *ctx, const Board *b, const JtState *st)
+{
+    Mem *m = ctx;
+    int t;
+    MemEntry *e = mem_find(m, b, true, &t);
+    assert_non_null(e);
+    m->saves++;
+    e->has_state = true;
+    e->st = *st;
+    e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
+    return 0;
+}
+
+static int mem_solved(void *ctx, const Board *b, Result r, const JtMoves *mv)
+{
+    Mem *m = ctx;
+    MemEntry *e = mem_find(m, b, true, NULL);
+    e->has_result = true;
+    e->res = r;
+    m->solved_calls++;
+    m->last_solved = r;
+    m->last_moves = mv->n;
+    m->last_move0 = mv->n ? mv->mv[0] : POINT_NONE;
+    return 0;
+}
+
+static JtSource mem_source(Mem *m)
+{
+    return (JtSource){ m, mem_lookup, mem_load, mem_save, mem_solved };
+}
+
+/* ---- scripted outcomes ---- */
+
+typedef struct {
+    Point prove[8];   /* black's 5th moves (a position's 5th stone) that win */
+    int nprove;
+    Point refute[8];  /* 5th moves that are exactly refuted */
+    int nrefute;
+    Point best;       /* the "most promising move" reported at black to move */
+    bool prove_white_children; /* every job whose position has black to move after white's 6th: proven */
+} Script;
+
+static bool has_black(const Board *b, Point p) { return p < BOARD_POINTS && board_at(b, p) == BLACK; }
+
+static void run_script(const Script *s, const Board *b, JtOutcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->result = RESULT_UNKNOWN;
+    o->nodes = 1000;
+    o->pn = 100;
+    o->dn = 100;
+    o->best = b->to_move == BLACK ? s->best : POINT_NONE;
+    for (int i = 0; i < s->nprove; i++)
+        if (has_black(b, s->prove[i]) && b->stones[0] == 3)
+            o->result = RESULT_PROVEN;
+    for (int i = 0; i < s->nrefute; i++)
+        if (has_black(b, s->refute[i]) && b->stones[0] == 3)
+            o->result = RESULT_DISPROVEN;
+    if (s->prove_white_children && b->to_move == BLACK && b->stones[0] == 3)
+        o->result = RESULT_PROVEN;
+}
+
+static Board pos(const char *s)
+{
+    Board b;
+    char err[128];
+    assert_int_equal(position_parse(s, RULE_RENJU, EMPTY, &b, err, sizeof err), 0);
+    return b;
+}
+
+static Point pt(const char *s)
+{
+    Point p;
+    int used;
+    assert_int_equal(notation_parse_point(s, &p, &used), 0);
+    return p;
+}
+
+/* Run up to max jobs one at a time; the job boards' keys go to keys (may be NULL).  Returns jobs run. */
+static int run_jobs(JobTree *t, const Script *s, int max, SymKey *keys)
+{
+    int k = 0;
+    while (k < max) {
+        JtJob job;
+        int rc = jt_next(t, &job);
+        if (rc == RJ_ENOTFOUND)
+            break;
+        assert_int_equal(rc, 0);
+        if (keys)
+            sym_canonical(&job.board, RULE_RENJU, &keys[k], NULL);
+        JtOutcome o;
+        run_script(s, &job.board, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        k++;
+    }
+    return k;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    rules_init();
+    return 0;
+}
+
+/* An unknown job at the root expands it; the child holding the job's best move is searched next. */
+static void test_best_move_first_and_or_proof(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8");
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    Script s = { .best = pt("g9"), .prove = { pt("g9") }, .nprove = 1 };
+    JtJob job;
+    assert_int_equal(jt_next(t, &job), 0);
+    assert_int_equal(board_stone_count(&job.board), 4); /* the root itself first */
+    JtOutcome o;
+    run_script(&s, &job.board, &o);
+    o.result = RESULT_UNKNOWN;
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    assert_int_equal(jt_next(t, &job), 0);
+    assert_int_equal(board_stone_count(&job.board), 5);
+    assert_true(has_black(&job.board, pt("g9")));
+    run_script(&s, &job.board, &o);
+    assert_int_equal(o.result, RESULT_PROVEN);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    assert_int_equal(jt_root_result(t), RESULT_PROVEN);
+    assert_true(jt_finished(t));
+    assert_int_equal(jt_next(t, &job), RJ_ENOTFOUND);
+    /* The composition request names black's winning move. */
+    assert_int_equal(m.solved_calls, 1);
+    assert_int_equal(m.last_solved, RESULT_PROVEN);
+    assert_int_equal(m.last_moves, 1);
+    assert_int_equal(m.last_move0, pt("g9"));
+    assert_int_equal(jt_stats(t)->jobs, 2);
+    jt_free(t);
+}
+
+/* W bounds of a 4-stone root: proven and refuted classes counted exactly. */
+static void test_count_bounds(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8");
+    MoveClass cls[BOARD_POINTS];
+    Board tmp = root;
+    int ncls = fifth_move_classes(&tmp, RULE_RENJU, cls);
+    JtConfig cfg = { .goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    int lo, hi;
+    jt_root_w(t, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, ncls);
+    Script s = { .best = POINT_NONE,
+                 .prove = { pt("g9"), pt("j10") },
+                 .nprove = 2,
+                 .refute = { pt("a1"), pt("o15") },
+                 .nrefute = 2 };
+    /* Fresh children (heuristic pn <= 12) all come before evaluated ones (pn 100): one job each. */
+    assert_int_equal(run_jobs(t, &s, ncls, NULL), ncls);
+    jt_root_w(t, &lo, &hi);
+    assert_int_equal(lo, 2);
+    assert_int_equal(hi, ncls - 2);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    int n;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    assert_int_equal(n, ncls);
+    int proven = 0, refuted = 0;
+    for (int i = 0; i < n; i++) {
+        assert_true(ch[i].effort > 0);
+        proven += ch[i].status == RESULT_PROVEN;
+        refuted += ch[i].status == RESULT_DISPROVEN;
+    }
+    assert_int_equal(proven, 2);
+    assert_int_equal(refuted, 2);
+    free(ch);
+    /* The next job expands an unknown leaf instead of rerunning it. */
+    JtJob job;
+    assert_int_equal(jt_next(t, &job), 0);
+    assert_int_equal(board_stone_count(&job.board), 6);
+    jt_abandon(t, &job);
+    jt_free(t);
+}
+
+/* A white-to-move node is proven when every white reply is: the composition lists them all. */
+static void test_and_node_proof_moves(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8 g9");
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    Script s = { .best = POINT_NONE, .prove_white_children = true };
+    int jobs = run_jobs(t, &s, 1000, NULL);
+    assert_int_equal(jt_root_result(t), RESULT_PROVEN);
+    /* Every legal white move (220 empty points) and the pass (no short losses here), one job each. */
+    assert_int_equal(jobs, 221);
+    assert_int_equal(m.last_moves, 221);
+    assert_int_equal(m.last_solved, RESULT_PROVEN);
+    jt_free(t);
+}
+
+/* One refuted white reply disproves the node at once. */
+static void test_and_node_disproof(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8 g9");
+    Board after = root;
+    board_play(&after, pt("h10"));
+    MemEntry *e = mem_find(&m, &after, true, NULL);
+    e->has_result = true;
+    e->res = RESULT_DISPROVEN;
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    assert_int_equal(jt_root_result(t), RESULT_DISPROVEN);
+    assert_true(jt_finished(t));
+    assert_int_equal(m.last_solved, RESULT_DISPROVEN);
+    jt_free(t);
+}
+
+/* A mirror-symmetric opening: 4th-move classes are the stabiliser's orbits, each member once. */
+static void test_symmetric_classes(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("D1");
+    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    int n;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    int members = 0, pass = 0;
+    for (int i = 0; i < n; i++) {
+        if (ch[i].cls.moves[0] == POINT_PASS) {
+            pass++;
+            continue;
+        }
+        members += ch[i].cls.n;
+        assert_true(ch[i].nchild > 0);
+        assert_int_equal(ch[i].wins_min, 0);
+        assert_int_equal(ch[i].wins_max, ch[i].nchild);
+    }
+    assert_int_equal(pass, 1);
+    assert_int_equal(members, BOARD_POINTS - 3);
+    assert_true(n - 1 < members); /* the mirror merged pairs */
+    assert_int_equal(n - 1, 117);  /* 12 free points on the h file + 210 / 2 mirror pairs */
+    free(ch);
+    jt_free(t);
+}
+
+/* fair-n goal: every 4th-move class is first tried as a whole, one job each. */
+static void test_fair_n_first_jobs(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("I7");
+    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    int n;
+    jt_root_children(t, ch, &n);
+    int n4 = n;
+    /* Each 4th class is first tried as a whole: n4 jobs on 4-stone positions (the pass included). */
+    Script s = { .best = POINT_NONE };
+    SymKey *keys = malloc(sizeof *keys * (size_t)n4);
+    assert_int_equal(run_jobs(t, &s, n4, keys), n4);
+    jt_root_children(t, ch, &n);
+    for (int i = 0; i < n; i++)
+        assert_true(ch[i].effort > 0);
+    free(keys);
+    free(ch);
+    jt_free(t);
+}
+
+/* Stopping after k jobs and building the tree again from the source continues the same sequence. */
+static void test_resume_same_sequence(void **state)
+{
+    (void)state;
+    static Mem m1, m2;
+    memset(&m1, 0, sizeof m1);
+    memset(&m2, 0, sizeof m2);
+    Board root = pos("h8 i9 i7 i8");
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .max_stones = 7 };
+    Script s = { .best = pt("g9") };
+    enum { TOTAL = 300, FIRST = 130 };
+    static SymKey a[TOTAL], b[TOTAL];
+    JtSource src1 = mem_source(&m1);
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src1), 0);
+    assert_int_equal(run_jobs(t, &s, TOTAL, a), TOTAL);
+    jt_free(t);
+
+    JtSource src2 = mem_source(&m2);
+    assert_int_equal(jt_create(&t, &root, &cfg, &src2), 0);
+    assert_int_equal(run_jobs(t, &s, FIRST, b), FIRST);
+    jt_free(t);
+    assert_int_equal(jt_create(&t, &root, &cfg, &src2), 0);
+    assert_true(m2.loads > 0);
+    assert_int_equal(run_jobs(t, &s, TOTAL - FIRST, b + FIRST), TOTAL - FIRST);
+    jt_free(t);
+    for (int i = 0; i < TOTAL; i++)
+        assert_memory_equal(a[i].b, b[i].b, SYMKEY_LEN);
+    /* The run went below the 5th moves: some job had 6 stones or more. */
+    int deepest = 0;
+    for (int i = 0; i < TOTAL; i++) {
+        int st = 0;
+        for (int j = 2; j < 2 + (BOARD_POINTS + 3) / 4; j++)
+            for (int k = 0; k < 8; k += 2)
+                st += ((a[i].b[j] >> k) & 3) != 0;
+        deepest = st > deepest ? st : deepest;
+    }
+    assert_true(deepest >= 6);
+}
+
+/* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    JobTree *t = NULL;
+    Board op = pos("I7"), four = pos("h8 i9 i7 i8");
+    JtConfig cfg = { .goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000 };
+    assert_int_equal(jt_create(&t, &op, &cfg, &src), RJ_EBADARG);
+    cfg.goal = JT_GOAL_FAIR_N;
+    assert_int_equal(jt_create(&t, &four, &cfg, &src), RJ_EBADARG);
+    cfg.goal = JT_GOAL_WIN;
+    cfg.job_nodes = 0;
+    assert_int_equal(jt_create(&t, &four, &cfg, &src), RJ_EBADARG);
+    cfg.job_nodes = 10;
+    assert_int_equal(jt_create(&t, &four, &cfg, &src), 0);
+    JtJob job = { .node = 12345 };
+    JtOutcome o = { 0 };
+    assert_int_equal(jt_done(t, &job, &o), RJ_EBADARG);
+    job.node = 0; /* not running */
+    assert_int_equal(jt_done(t, &job, &o), RJ_EBADARG);
+    jt_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_best_move_first_and_or_proof),
+        cmocka_unit_test(test_count_bounds),
+        cmocka_unit_test(test_and_node_proof_moves),
+        cmocka_unit_test(test_and_node_disproof),
+        cmocka_unit_test(test_symmetric_classes),
+        cmocka_unit_test(test_fair_n_first_jobs),
+        cmocka_unit_test(test_resume_same_sequence),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
