@@ -239,6 +239,8 @@ static int expand(JobTree *t, int id)
     int k = fifth_move_classes(&b, t->cfg.rules, all);
     bool white = b.to_move == WHITE;
     Point best = t->nodes[id].st.best;
+    /* Siblings of the parent job's best move start no better than that job's root pn (its best line). */
+    ProofNum floor_pn = t->nodes[id].st.jobs ? cap_pn(t->nodes[id].st.pn) : 1;
     int nch = 0;
     int rc = 0;
     for (int i = 0; i <= k && rc == 0; i++) {
@@ -276,7 +278,8 @@ static int expand(JobTree *t, int id)
                 bool is_best = false;
                 for (int j = 0; j < mc.n; j++)
                     is_best |= mc.moves[j] == best;
-                c->epn = is_best ? 1 : d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
+                ProofNum h = d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
+                c->epn = is_best ? 1 : h > floor_pn ? h : floor_pn;
                 c->edn = 1;
             }
         }
@@ -294,7 +297,7 @@ static int expand(JobTree *t, int id)
     n->nch = nch;
     n->phase = PHASE_EXPANDED;
     t->stats.expanded++;
-    if (!n->st.expanded) {
+    if (!n->st.expanded && t->src.save) {
         n->st.expanded = true;
         Board sb;
         node_board(t, n, &sb);
@@ -624,7 +627,7 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     t->stats.jobs_proven += o->result == RESULT_PROVEN;
     t->stats.jobs_disproven += o->result == RESULT_DISPROVEN;
     t->stats.jobs_unknown += o->result == RESULT_UNKNOWN;
-    int rc = t->src.save(t->src.ctx, &job->board, &n->st);
+    int rc = t->src.save ? t->src.save(t->src.ctx, &job->board, &n->st) : 0;
     update_all(t);
     return rc ? rc : t->err;
 }

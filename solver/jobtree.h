@@ -29,7 +29,10 @@
  * except at JtConfig.max_stones, where its budget doubles each time).  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
  * next to the stones and the parent job's most promising move first (small
- * pn), white replies next to the stones first (small dn).
+ * pn), white replies next to the stones first (small dn).  Black moves other
+ * than the parent job's best start no lower than that job's root pn, so
+ * after a failed job its best line is followed (expanded) before every
+ * sibling has been tried once.
  *
  * Selection.  From the root down: at an OR node the child of least pn, at an
  * AND node the child of least dn (ties: generation order), skipping solved
@@ -102,7 +105,7 @@ typedef struct {
     /* A stored proven / disproven result of b for black. */
     int (*lookup)(void *ctx, const Board *b, Result *res);
     int (*load)(void *ctx, const Board *b, JtState *st);
-    int (*save)(void *ctx, const Board *b, const JtState *st);
+    int (*save)(void *ctx, const Board *b, const JtState *st); /* NULL: a read-only view */
     /*
      * An inner node b was solved by its children (may be NULL).  PROVEN at
      * black to move: black's winning move is m->mv[0] (m->n = 1); at white

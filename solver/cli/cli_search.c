@@ -27,6 +27,8 @@
 #include "jobrun.h"
 #include "jobtree.h"
 #include "notation.h"
+#include "openings.h"
+#include "oprules.h"
 #include "position.h"
 #include "rules.h"
 #include "search_db.h"
@@ -288,7 +290,7 @@ static int search_main(int argc, char **argv, bool run)
         return rc;
     SearchDb sd;
     JtSource src;
-    search_db_init(&sd, db, a.rules, &src);
+    search_db_init(&sd, db, a.rules, !run, &src);
     JobTree *t = NULL;
     double t0 = jobpool_now();
     if ((rc = jt_create(&t, &root, &jc, &src))) {
@@ -358,18 +360,143 @@ static int search_main(int argc, char **argv, bool run)
     return EXIT_DONE;
 }
 
+/* One opening's entry of `opening report --json` (one line). */
+static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
+{
+    Board b;
+    board_init(&b);
+    for (int i = 0; i < 3; i++)
+        board_play(&b, op->moves[i]);
+    SearchDb sd;
+    JtSource src;
+    search_db_init(&sd, db, rs, true, &src);
+    JtConfig jc = { .goal = JT_GOAL_FAIR_N, .rules = rs, .job_nodes = 1 };
+    JobTree *t;
+    int rc = jt_create(&t, &b, &jc, &src);
+    if (rc)
+        return rc;
+    Standing s;
+    if ((rc = standing(t, &b, &s))) {
+        jt_free(t);
+        return rc;
+    }
+    int nf = 0;
+    int nfifth[BOARD_POINTS + 1], lo[BOARD_POINTS + 1], hi[BOARD_POINTS + 1];
+    Result fourth[BOARD_POINTS + 1];
+    uint64_t work = 0;
+    int proven = 0, disproven = 0, searched = 0;
+    for (int i = 0; i < s.n; i++) {
+        work += s.ch[i].effort;
+        if (s.ch[i].cls.moves[0] == POINT_PASS)
+            continue;
+        nfifth[nf] = s.ch[i].nchild;
+        lo[nf] = s.ch[i].wins_min;
+        hi[nf] = s.ch[i].wins_max;
+        fourth[nf] = s.ch[i].status;
+        proven += s.ch[i].status == RESULT_PROVEN;
+        disproven += s.ch[i].status == RESULT_DISPROVEN;
+        searched += s.ch[i].effort > 0 || s.ch[i].status != RESULT_UNKNOWN;
+        nf++;
+    }
+    ProofNum pn, dn;
+    jt_root_pn(t, &pn, &dn);
+    OpeningFacts f = { .noswap = jt_root_result(t), .nfourth = nf, .nfifth = nfifth, .wins_min = lo,
+                       .wins_max = hi, .fourth = fourth };
+    OpruleVerdict v[OPRULE_COUNT];
+    int nv = oprules_evaluate(&f, v, OPRULE_COUNT);
+    char moves[64];
+    notation_moves_str(op->moves, 3, moves, sizeof moves);
+    printf("%s{\"code\":\"%s\",\"japanese\":", first ? "" : ",\n", op->code);
+    cli_json_str(stdout, op->japanese);
+    printf(",\"chinese\":");
+    cli_json_str(stdout, op->chinese);
+    printf(",\"english\":");
+    cli_json_str(stdout, op->english);
+    printf(",\"moves\":\"%s\",\"noswap\":{\"result\":\"%s\",\"pn\":%u,\"dn\":%u},", moves,
+           res_str(jt_root_result(t)), pn, dn);
+    printf("\"fourth_classes\":%d,\"fourth_proven\":%d,\"fourth_disproven\":%d,\"fourth_searched\":%d,", nf,
+           proven, disproven, searched);
+    printf("\"fourth\":[");
+    int k = 0;
+    for (int i = 0; i < s.n; i++) {
+        const JtChild *c = &s.ch[i];
+        if (c->cls.moves[0] == POINT_PASS)
+            continue;
+        printf("%s{", k++ ? "," : "");
+        class_json(&c->cls);
+        printf(",\"status\":\"%s\",\"wins_min\":%d,\"wins_max\":%d,\"nfifth\":%d,\"effort\":%llu}",
+               res_str(c->status), c->wins_min, c->wins_max, c->nchild, (unsigned long long)c->effort);
+    }
+    printf("],\"n_fair_min\":%d,\"n_fair_max\":%d,\"work_nodes\":%llu,\"rules\":[", s.nfair_min, s.nfair_max,
+           (unsigned long long)work);
+    for (int i = 0; i < nv; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mf = open_memstream(&buf, &len);
+        if (mf) {
+            oprules_write_json(mf, &v[i]);
+            fclose(mf);
+            while (len && (buf[len - 1] == '\n'))
+                buf[--len] = 0;
+            printf("%s%s", i ? "," : "", buf);
+        }
+        free(buf);
+    }
+    printf("]}");
+    free(s.ch);
+    jt_free(t);
+    return nv < 0 ? nv : 0;
+}
+
+/* `renju opening report [CODE...] --json`: where every opening (or the named ones) stands. */
+static int report_main(int argc, char **argv)
+{
+    CliArgs a;
+    int rc = cli_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    const Opening *ops[64];
+    int nops = 0;
+    for (int i = 0; i < a.npos && nops < 64; i++) {
+        const Opening *op = opening_find(a.pos[i]);
+        if (!op)
+            return cli_error(EXIT_DATAERR, "unknown opening '%s' (see renju openings)", a.pos[i]);
+        ops[nops++] = op;
+    }
+    if (nops == 0)
+        for (int i = 0; i < NUM_OPENINGS; i++)
+            ops[nops++] = opening_get(i);
+    Db *db;
+    if ((rc = cli_db_open(cli_db_path(&a), DB_RDONLY, &db)))
+        return rc;
+    printf("[\n");
+    for (int i = 0; i < nops && !rc; i++) {
+        rc = report_opening(db, ops[i], a.rules, i == 0);
+        if (!a.quiet && !rc)
+            fprintf(stderr, "report: %s done\n", ops[i]->code);
+    }
+    printf("\n]\n");
+    db_close(db);
+    if (rc)
+        return cli_error(cli_exit_code(rc), "report: %s", rj_strerror(rc));
+    return EXIT_DONE;
+}
+
 int cmd_opening(int argc, char **argv)
 {
     if (argc < 2 || (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S]\n"
                 "                     [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
-                "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n");
+                "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
+                "       renju opening report [CODE...] [--db PATH]   (JSON: every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;
     }
     if (!strcmp(argv[1], "search"))
         return search_main(argc - 1, argv + 1, true);
     if (!strcmp(argv[1], "status"))
         return search_main(argc - 1, argv + 1, false);
-    return cli_error(EXIT_USAGE, "opening: unknown subcommand '%s' (search, status)", argv[1]);
+    if (!strcmp(argv[1], "report"))
+        return report_main(argc - 1, argv + 1);
+    return cli_error(EXIT_USAGE, "opening: unknown subcommand '%s' (search, status, report)", argv[1]);
 }

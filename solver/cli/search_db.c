@@ -174,7 +174,7 @@ static int src_solved(void *ctx, const Board *b0, Result r, const JtMoves *m)
     return rc;
 }
 
-void search_db_init(SearchDb *s, Db *db, RuleSet rs, JtSource *src)
+void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src)
 {
     memset(s, 0, sizeof *s);
     s->db = db;
@@ -183,6 +183,6 @@ void search_db_init(SearchDb *s, Db *db, RuleSet rs, JtSource *src)
     src->ctx = s;
     src->lookup = src_lookup;
     src->load = src_load;
-    src->save = src_save;
-    src->solved = src_solved;
+    src->save = read_only ? NULL : src_save;
+    src->solved = read_only ? NULL : src_solved;
 }

@@ -35,7 +35,7 @@ typedef struct {
     uint64_t compose_bytes;  /* their total size */
 } SearchDb;
 
-/* Fill s (db must outlive it) and the source over it. */
-void search_db_init(SearchDb *s, Db *db, RuleSet rs, JtSource *src);
+/* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
+void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src);
 
 #endif /* RJ_SEARCH_DB_H */

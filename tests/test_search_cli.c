@@ -1,0 +1,300 @@
+/*
+ * test_search_cli.c - `renju opening search|status|report` end to end
+ * against the built binary: a proof composed from jobs and re-verified,
+ * determinism for a node budget, resume equivalence, kill -9 and SIGTERM in
+ * the middle of a run, and bad input.  Small budgets (a few seconds each).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char g_dir[256];
+
+/* Paths live in 8 rotating buffers: keep a copy of one that must outlive later calls (dbpath). */
+static const char *path(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
+    return buf[k];
+}
+
+static const char *dbpath(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", g_dir, name);
+    return buf;
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* renju ARGS > out 2> err (paths given). */
+#define RENJU(out, err, args, ...) sh("%s " args " >%s 2>%s", RJ_RENJU_BIN, __VA_ARGS__, out, err)
+
+static char *slurp(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static long json_int(const char *s, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *p = strstr(s, k);
+    assert_non_null(p);
+    return strtol(p + strlen(k), NULL, 10);
+}
+
+/* The JSON text up to the run's own counters (tree state only: comparable across runs). */
+static char *tree_part(const char *p)
+{
+    char *s = slurp(p);
+    char *cut = strstr(s, "\"jobs\":");
+    assert_non_null(cut);
+    *cut = 0;
+    return s;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/rj-search-XXXXXX");
+    assert_non_null(mkdtemp(g_dir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sh("rm -rf %s", g_dir);
+    return 0;
+}
+
+/* A white-to-move position proven by composing the proofs of its jobs; db verify re-checks all. */
+static void test_composed_proof_verifies(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "compose.lmdb");
+    assert_int_equal(RENJU(path("c.json"), path("c.err"),
+                           "opening search \"h8 h9 i9 e11 i11 k5 j8\" --job-nodes 50000 --db %s --json", db),
+                     0);
+    char *s = slurp(path("c.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_true(json_int(s, "composed") >= 1);
+    assert_int_equal(json_int(s, "compose_failed"), 0);
+    assert_true(json_int(s, "jobs") > 1); /* not one job: the tree did the work */
+    free(s);
+    assert_int_equal(RENJU(path("v.txt"), path("v.err"), "db verify --db %s", db), 0);
+    s = slurp(path("v.txt"));
+    assert_non_null(strstr(s, " 0 failures"));
+    free(s);
+    assert_int_equal(RENJU(path("q.json"), path("q.err"),
+                           "query \"h8 h9 i9 e11 i11 k5 j8\" --attacker black --db %s --json", db),
+                     0);
+    s = slurp(path("q.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    free(s);
+    /* status reads the same tree without running a job */
+    assert_int_equal(RENJU(path("s.json"), path("s.err"), "opening status \"h8 h9 i9 e11 i11 k5 j8\" --db %s --json",
+                           db),
+                     0);
+    s = slurp(path("s.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_int_equal(json_int(s, "jobs"), 0);
+    free(s);
+}
+
+/* One worker, a node budget: the same jobs in the same order, and a stopped run resumes to the same tree. */
+static void test_deterministic_and_resume(void **state)
+{
+    (void)state;
+    const char *args = "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --quiet --json";
+    assert_int_equal(RENJU(path("a.json"), path("a.err"), "%s --max-jobs 40 --db %s", args, path("a.lmdb")), 0);
+    assert_int_equal(RENJU(path("b.json"), path("b.err"), "%s --max-jobs 40 --db %s", args, path("b.lmdb")), 0);
+    char *a = tree_part(path("a.json")), *b = tree_part(path("b.json"));
+    assert_string_equal(a, b);
+    assert_true(strstr(a, "\"effort\":0") != NULL); /* 40 jobs did not reach every class */
+    free(b);
+    assert_int_equal(RENJU(path("c1.json"), path("c.err"), "%s --max-jobs 15 --db %s", args, path("c.lmdb")), 0);
+    assert_int_equal(RENJU(path("c2.json"), path("c.err"), "%s --max-jobs 25 --db %s", args, path("c.lmdb")), 0);
+    char *c = tree_part(path("c2.json"));
+    assert_string_equal(a, c);
+    free(a);
+    free(c);
+}
+
+/* Start a long run in the background; wait (polling, no fixed sleep) until it reported a job. */
+static pid_t start_long_run(const char *db, const char *err)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *o = freopen("/dev/null", "w", stdout);
+        FILE *e = freopen(err, "w", stderr);
+        (void)o;
+        (void)e;
+        execl(RJ_RENJU_BIN, RJ_RENJU_BIN, "opening", "search", "I7 i8", "--goal", "w4", "--job-nodes", "100000",
+              "--db", db, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 3000; i++) { /* up to 60 s */
+        FILE *f = fopen(err, "r");
+        if (f) {
+            char line[512];
+            bool seen = false;
+            while (fgets(line, sizeof line, f))
+                seen |= strncmp(line, "search: ", 8) == 0;
+            fclose(f);
+            if (seen)
+                return pid;
+        }
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("the search reported no progress in 60 s");
+    return -1;
+}
+
+/* kill -9 in the middle of a run: the database opens, every stored proof verifies, a rerun continues. */
+static void test_kill9_resumes(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "k.lmdb");
+    pid_t pid = start_long_run(db, path("k.err"));
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(RENJU(path("kv.txt"), path("kv.err"), "db verify --db %s", db), 0);
+    assert_int_equal(RENJU(path("ks.json"), path("ks.err"), "opening status \"I7 i8\" --goal w4 --db %s --json", db),
+                     0);
+    char *s = slurp(path("ks.json"));
+    /* the saved state outlived the kill: some class has effort */
+    assert_non_null(strstr(s, "\"effort\":100"));
+    free(s);
+    assert_int_equal(RENJU(path("k2.json"), path("k2.err"),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 100000 --max-jobs 3 --db %s --json", db),
+                     0);
+    s = slurp(path("k2.json"));
+    assert_int_equal(json_int(s, "jobs"), 3);
+    free(s);
+}
+
+/* SIGTERM: the bounds reached are printed, exit 75; nothing proven is lost. */
+static void test_sigterm(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "t.lmdb");
+    pid_t pid = start_long_run(db, path("t.err"));
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 75);
+    char *e = slurp(path("t.err"));
+    assert_non_null(strstr(e, "interrupted"));
+    free(e);
+    assert_int_equal(RENJU(path("tv.txt"), path("tv.err"), "db verify --db %s", db), 0);
+}
+
+/* Bad input: one clear line and the documented exit code. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "bad.lmdb");
+    const char *o = path("bad.out"), *e = path("bad.err");
+    assert_int_equal(RENJU(o, e, "opening search Z9 --db %s", db), 65);
+    assert_int_equal(RENJU(o, e, "opening search \"I7 z99\" --goal w4 --db %s", db), 65);
+    char *s = slurp(e);
+    assert_non_null(strstr(s, "z99"));
+    free(s);
+    assert_int_equal(RENJU(o, e, "opening search I7 --goal bogus --db %s", db), 64);
+    assert_int_equal(RENJU(o, e, "opening search I7 --job-nodes 0 --db %s", db), 64);
+    assert_int_equal(RENJU(o, e, "opening search I7 --goal w4 --db %s", db), 65);
+    assert_int_equal(RENJU(o, e, "opening search \"I7 i8\" --goal fair-n --db %s", db), 65);
+    assert_int_equal(RENJU(o, e, "opening frobnicate I7 --db %s", db), 64);
+    assert_int_equal(RENJU(o, e, "opening status I7 --db %s", path("missing.lmdb")), 66);
+    assert_int_equal(RENJU(o, e, "opening report X1 --db %s", db), 65);
+    /* a foreign file: refused, and left as it was */
+    FILE *f = fopen(path("foreign.lmdb"), "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 8192; i++)
+        fputc("not a database"[i % 14], f);
+    fclose(f);
+    assert_int_equal(RENJU(o, e, "opening search I7 --max-jobs 1 --db %s", path("foreign.lmdb")), 74);
+    s = slurp(e);
+    assert_non_null(strstr(s, "renju: "));
+    assert_null(strchr(strchr(s, '\n') + 1, '\n')); /* one line */
+    free(s);
+    assert_int_equal(sh("cp %s %s.orig", path("foreign.lmdb"), path("foreign.lmdb")), 0);
+    assert_int_equal(RENJU(o, e, "opening status I7 --db %s", path("foreign.lmdb")), 74);
+    assert_int_equal(sh("cmp -s %s %s.orig", path("foreign.lmdb"), path("foreign.lmdb")), 0);
+}
+
+/* report: one JSON object per opening with the fair-n keys. */
+static void test_report(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "r.lmdb");
+    assert_int_equal(RENJU(path("r0.json"), path("r0.err"), "opening search I7 --max-jobs 2 --job-nodes 20000 --db %s",
+                           db),
+                     0);
+    assert_int_equal(RENJU(path("r.json"), path("r.err"), "opening report I7 D1 --db %s", db), 0);
+    char *s = slurp(path("r.json"));
+    assert_non_null(strstr(s, "\"code\":\"I7\""));
+    assert_non_null(strstr(s, "\"code\":\"D1\""));
+    assert_non_null(strstr(s, "\"fourth\":[{\"move\":"));
+    assert_true(json_int(s, "n_fair_min") >= 1);
+    assert_true(json_int(s, "fourth_searched") >= 2);
+    assert_non_null(strstr(s, "\"rule\":\"rif\""));
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_composed_proof_verifies),
+        cmocka_unit_test(test_deterministic_and_resume),
+        cmocka_unit_test(test_kill9_resumes),
+        cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_report),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
