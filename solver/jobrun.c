@@ -57,6 +57,24 @@ static int store_child(JobRunner *r, const Board *b, const uint8_t *proof, size_
     return rc;
 }
 
+/* The root's children as the unknown search left them in its TT (unvisited ones: their first numbers). */
+static void child_estimates(JobRunner *r, const Board *b, JtOutcome *o)
+{
+    Board c = *b;
+    Point mv[BOARD_POINTS + 1];
+    int n = 0;
+    o->nest = 0;
+    if (dfpn_node_children(r->dfpn, &c, BLACK, mv, &n) != RESULT_UNKNOWN)
+        return;
+    for (int i = 0; i < n && o->nest < JT_MAX_EST; i++) {
+        board_play(&c, mv[i]);
+        TTData e;
+        if (dfpn_probe(r->dfpn, &c, BLACK, &e))
+            o->est[o->nest++] = (JtEst){ mv[i], e.pn, e.dn };
+        board_undo(&c);
+    }
+}
+
 int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
 {
     memset(o, 0, sizeof *o);
@@ -93,8 +111,10 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
         }
         return rc;
     }
-    if (res.result != RESULT_PROVEN)
+    if (res.result != RESULT_PROVEN) {
+        child_estimates(r, b, o);
         return 0;
+    }
     ProofWriter w = { 0 };
     ExtractStats es;
     rc = proof_extract(r->dfpn, b, BLACK, 0, 0, &w, &es);

@@ -200,6 +200,8 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
     JtState st;
     rc = t->src.load(t->src.ctx, lb, &st);
     if (rc == 0) {
+        if (st.nest > 0 && !st.est)
+            st.nest = 0;
         t->nodes[id].st = st;
         if (st.jobs) {
             t->nodes[id].phase = PHASE_EVALUATED;
@@ -239,8 +241,13 @@ static int expand(JobTree *t, int id)
     int k = fifth_move_classes(&b, t->cfg.rules, all);
     bool white = b.to_move == WHITE;
     Point best = t->nodes[id].st.best;
-    /* Siblings of the parent job's best move start no better than that job's root pn (its best line). */
-    ProofNum floor_pn = t->nodes[id].st.jobs ? cap_pn(t->nodes[id].st.pn) : 1;
+    int nest = t->nodes[id].st.nest;
+    const JtEst *est = t->nodes[id].st.est;
+    ProofNum max_pn = 1, max_dn = 1;
+    for (int i = 0; i < nest; i++) {
+        max_pn = cap_pn(est[i].pn) > max_pn ? cap_pn(est[i].pn) : max_pn;
+        max_dn = cap_pn(est[i].dn) > max_dn ? cap_pn(est[i].dn) : max_dn;
+    }
     int nch = 0;
     int rc = 0;
     for (int i = 0; i <= k && rc == 0; i++) {
@@ -271,15 +278,26 @@ static int expand(JobTree *t, int id)
         Node *c = &t->nodes[cid];
         if (c->phase == PHASE_FRESH && c->st.jobs == 0) {
             int d = m == POINT_PASS ? 9 : stone_dist(&b, m);
-            if (white) {
+            int e = -1;
+            for (int j = 0; j < nest; j++)
+                for (int q = 0; q < mc.n; q++)
+                    if (est[j].mv == mc.moves[q] && (e < 0 || est[j].pn < est[e].pn))
+                        e = j;
+            if (e >= 0) {
+                c->epn = cap_pn(est[e].pn);
+                c->edn = cap_pn(est[e].dn);
+            } else if (nest > 0) {
+                /* not among the job's children: after every line it saw */
+                c->epn = white ? 1 : cap_pn(2 * max_pn);
+                c->edn = white ? cap_pn(2 * max_dn) : 1;
+            } else if (white) {
                 c->epn = 1;
                 c->edn = d <= 1 ? 1 : d == 2 ? 2 : d == 3 ? 4 : 8;
             } else {
                 bool is_best = false;
                 for (int j = 0; j < mc.n; j++)
                     is_best |= mc.moves[j] == best;
-                ProofNum h = d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
-                c->epn = is_best ? 1 : h > floor_pn ? h : floor_pn;
+                c->epn = is_best ? 1 : d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
                 c->edn = 1;
             }
         }
@@ -303,6 +321,11 @@ static int expand(JobTree *t, int id)
         node_board(t, n, &sb);
         rc = t->src.save(t->src.ctx, &sb, &n->st);
     }
+    n->st.expanded = true;
+    /* The estimates have done their work (saved with the expansion; no later save drops them). */
+    free(n->st.est);
+    n->st.est = NULL;
+    n->st.nest = 0;
     return rc;
 }
 
@@ -479,6 +502,7 @@ void jt_free(JobTree *t)
     for (int i = 0; i < t->n; i++) {
         free(t->nodes[i].ch);
         free(t->nodes[i].cls);
+        free(t->nodes[i].st.est);
     }
     free(t->nodes);
     free(t->slots);
@@ -617,6 +641,16 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
         n->st.best = o->best;
     if (n->phase == PHASE_FRESH)
         n->phase = PHASE_EVALUATED;
+    free(n->st.est);
+    n->st.est = NULL;
+    n->st.nest = 0;
+    if (o->result == RESULT_UNKNOWN && o->nest > 0 && n->phase != PHASE_EXPANDED) {
+        n->st.est = malloc(sizeof *n->st.est * (size_t)o->nest);
+        if (!n->st.est)
+            return RJ_ENOMEM;
+        memcpy(n->st.est, o->est, sizeof *n->st.est * (size_t)o->nest);
+        n->st.nest = o->nest;
+    }
     n->epn = cap_pn(o->pn);
     n->edn = cap_pn(o->dn);
     if (n->status == RESULT_UNKNOWN && o->result != RESULT_UNKNOWN)

@@ -29,10 +29,13 @@
  * except at JtConfig.max_stones, where its budget doubles each time).  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
  * next to the stones and the parent job's most promising move first (small
- * pn), white replies next to the stones first (small dn).  Black moves other
- * than the parent job's best start no lower than that job's root pn, so
- * after a failed job its best line is followed (expanded) before every
- * sibling has been tried once.
+ * pn), white replies next to the stones first (small dn).  When the node
+ * had a job, its children start instead from the proof numbers that job's
+ * search left for them (JtOutcome.est: the df-pn children of its root, read
+ * from its transposition table), so the job's knowledge orders the
+ * expansion: the lines it found promising are followed first, and children
+ * it never listed (black moves beyond its candidates) start at twice its
+ * largest estimate.
  *
  * Selection.  From the root down: at an OR node the child of least pn, at an
  * AND node the child of least dn (ties: generation order), skipping solved
@@ -71,6 +74,14 @@ enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000 };
 
 typedef enum { JT_GOAL_WIN = 0, JT_GOAL_COUNT = 1, JT_GOAL_FAIR_N = 2 } JtGoal;
 
+/* A job's proof numbers for one child of its root (from its transposition table). */
+typedef struct {
+    Point mv;
+    ProofNum pn, dn;
+} JtEst;
+
+enum { JT_MAX_EST = BOARD_POINTS + 1 };
+
 /* What a job found about its position (black the attacker). */
 typedef struct {
     Result result;   /* PROVEN (black wins), DISPROVEN (exact), UNKNOWN */
@@ -78,6 +89,8 @@ typedef struct {
     double time_s;
     ProofNum pn, dn; /* the search's final root numbers (for UNKNOWN) */
     Point best;      /* most promising black move (black to move), else POINT_NONE */
+    int nest;        /* UNKNOWN: the root's children as the search left them (0: none) */
+    JtEst est[JT_MAX_EST];
 } JtOutcome;
 
 /* The saved search state of one node. */
@@ -87,6 +100,8 @@ typedef struct {
     ProofNum pn, dn; /* the last job's root numbers; 0/0: none */
     Point best;
     bool expanded;
+    int nest;        /* the last job's child estimates (moves in the caller's frame) */
+    JtEst *est;      /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
 } JtState;
 
 /* The children of a node as a proof lists them (for proof composition). */

@@ -29,7 +29,8 @@ enum { MEM_MAX = 4096 };
 typedef struct {
     SymKey key;
     bool has_state, has_result;
-    JtState st; /* best in the canonical frame */
+    JtState st; /* best in the canonical frame; est kept in est[] */
+    JtEst est[JT_MAX_EST];
     Result res;
 } MemEntry;
 
@@ -77,6 +78,15 @@ static int mem_load(void *ctx, const Board *b, JtState *st)
     m->loads++;
     *st = e->st;
     st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
+    st->est = NULL;
+    if (st->nest) {
+        st->est = malloc(sizeof *st->est * (size_t)st->nest);
+        for (int i = 0; i < st->nest; i++) {
+            st->est[i] = e->est[i];
+            if (st->est[i].mv < BOARD_POINTS)
+                st->est[i].mv = sym_apply(sym_inverse(t), st->est[i].mv);
+        }
+    }
     return 0;
 }
 
@@ -89,7 +99,13 @@ static int mem_save(void *ctx, const Board *b, const JtState *st)
     m->saves++;
     e->has_state = true;
     e->st = *st;
+    e->st.est = NULL;
     e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
+    for (int i = 0; i < st->nest; i++) {
+        e->est[i] = st->est[i];
+        if (e->est[i].mv < BOARD_POINTS)
+            e->est[i].mv = sym_apply(t, e->est[i].mv);
+    }
     return 0;
 }
 
@@ -120,6 +136,9 @@ typedef struct {
     int nrefute;
     Point best;       /* the "most promising move" reported at black to move */
     bool prove_white_children; /* every job whose position has black to move after white's 6th: proven */
+    Point est_mv[4];  /* child estimates reported by unknown jobs with black to move */
+    ProofNum est_pn[4];
+    int nest;
 } Script;
 
 static bool has_black(const Board *b, Point p) { return p < BOARD_POINTS && board_at(b, p) == BLACK; }
@@ -140,6 +159,10 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
             o->result = RESULT_DISPROVEN;
     if (s->prove_white_children && b->to_move == BLACK && b->stones[0] == 3)
         o->result = RESULT_PROVEN;
+    if (o->result == RESULT_UNKNOWN && b->to_move == BLACK)
+        for (int i = 0; i < s->nest; i++)
+            if (board_at(b, s->est_mv[i]) == EMPTY)
+                o->est[o->nest++] = (JtEst){ s->est_mv[i], s->est_pn[i], 10 };
 }
 
 static Board pos(const char *s)
@@ -219,6 +242,37 @@ static void test_best_move_first_and_or_proof(void **state)
     assert_int_equal(m.last_moves, 1);
     assert_int_equal(m.last_move0, pt("g9"));
     assert_int_equal(jt_stats(t)->jobs, 2);
+    jt_free(t);
+}
+
+/* A failed job's child estimates order its expansion: the child it found most promising first. */
+static void test_estimates_order_expansion(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8");
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    /* The best move says g9, but the search's numbers favour j10 (pn 3) over g9 (pn 40). */
+    Script s = { .best = pt("g9"), .est_mv = { pt("g9"), pt("j10") }, .est_pn = { 40, 3 }, .nest = 2 };
+    SymKey keys[3];
+    assert_int_equal(run_jobs(t, &s, 3, keys), 3);
+    Board j10 = root, g9 = root;
+    board_play(&j10, pt("j10"));
+    board_play(&g9, pt("g9"));
+    SymKey kj, kg;
+    sym_canonical(&j10, RULE_RENJU, &kj, NULL);
+    sym_canonical(&g9, RULE_RENJU, &kg, NULL);
+    assert_memory_equal(keys[1].b, kj.b, SYMKEY_LEN);
+    assert_memory_equal(keys[2].b, kg.b, SYMKEY_LEN);
+    /* The estimates were saved with the root's state and dropped once it was expanded. */
+    MemEntry *e = mem_find(&m, &root, false, NULL);
+    assert_non_null(e);
+    assert_true(e->st.expanded);
+    assert_int_equal(e->st.nest, 2);
     jt_free(t);
 }
 
@@ -383,7 +437,7 @@ static void test_resume_same_sequence(void **state)
     memset(&m2, 0, sizeof m2);
     Board root = pos("h8 i9 i7 i8");
     JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .max_stones = 7 };
-    Script s = { .best = pt("g9") };
+    Script s = { .best = pt("g9"), .est_mv = { pt("g9"), pt("j10"), pt("h10") }, .est_pn = { 7, 9, 8 }, .nest = 3 };
     enum { TOTAL = 300, FIRST = 130 };
     static SymKey a[TOTAL], b[TOTAL];
     JtSource src1 = mem_source(&m1);
@@ -444,6 +498,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_best_move_first_and_or_proof),
+        cmocka_unit_test(test_estimates_order_expansion),
         cmocka_unit_test(test_count_bounds),
         cmocka_unit_test(test_and_node_proof_moves),
         cmocka_unit_test(test_and_node_disproof),

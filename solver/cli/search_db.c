@@ -10,7 +10,7 @@
 #include "rules.h"
 #include "sym.h"
 
-enum { STATE_LEN = 22, WKEY_LEN = 4 + DB_KEY_LEN };
+enum { STATE_LEN = 22, EST_LEN = 9, WKEY_LEN = 4 + DB_KEY_LEN };
 
 static void work_key(const SearchDb *s, const Board *b, uint8_t *k, int *t)
 {
@@ -57,9 +57,25 @@ static int src_load(void *ctx, const Board *b, JtState *st)
     if (rc)
         return rc;
     const uint8_t *v = val;
-    if (len != STATE_LEN) {
+    if (len < STATE_LEN || (len - STATE_LEN) % EST_LEN) {
         free(val);
         return RJ_ENOTFOUND; /* not ours: start afresh rather than fail */
+    }
+    st->nest = (int)((len - STATE_LEN) / EST_LEN);
+    st->est = NULL;
+    if (st->nest > 0) {
+        st->est = malloc(sizeof *st->est * (size_t)st->nest);
+        if (!st->est) {
+            free(val);
+            return RJ_ENOMEM;
+        }
+        int ti = sym_inverse(t);
+        for (int i = 0; i < st->nest; i++) {
+            const uint8_t *e = v + STATE_LEN + (size_t)i * EST_LEN;
+            st->est[i].mv = e[0] < BOARD_POINTS ? sym_apply(ti, e[0]) : e[0];
+            st->est[i].pn = (ProofNum)get_le(e + 1, 4);
+            st->est[i].dn = (ProofNum)get_le(e + 5, 4);
+        }
     }
     st->effort = get_le(v, 8);
     st->jobs = (uint32_t)get_le(v + 8, 4);
@@ -75,16 +91,23 @@ static int src_load(void *ctx, const Board *b, JtState *st)
 static int src_save(void *ctx, const Board *b, const JtState *st)
 {
     SearchDb *s = ctx;
-    uint8_t k[WKEY_LEN], v[STATE_LEN];
+    uint8_t k[WKEY_LEN], v[STATE_LEN + JT_MAX_EST * EST_LEN];
     int t;
     work_key(s, b, k, &t);
+    int nest = st->nest > JT_MAX_EST ? JT_MAX_EST : st->nest;
+    for (int i = 0; i < nest; i++) {
+        uint8_t *e = v + STATE_LEN + (size_t)i * EST_LEN;
+        e[0] = st->est[i].mv < BOARD_POINTS ? sym_apply(t, st->est[i].mv) : st->est[i].mv;
+        put_le(e + 1, st->est[i].pn, 4);
+        put_le(e + 5, st->est[i].dn, 4);
+    }
     put_le(v, st->effort, 8);
     put_le(v + 8, st->jobs, 4);
     put_le(v + 12, st->pn, 4);
     put_le(v + 16, st->dn, 4);
     v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
     v[21] = st->expanded;
-    return db_work_put(s->db, k, sizeof k, v, sizeof v);
+    return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
 }
 
 /* The same stones and side to move as a setup position. */

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# make-openings.sh DB - regenerate results/openings.json, results/openings.md and
+# results/img/<code>.png from the results database DB:
+#   1. `renju opening report --db DB --quiet` (every opening's standing, JSON);
+#   2. adds "commit" (git rev-parse --short HEAD, "-dirty" when core/, solver/,
+#      db/ or CMakeLists.txt differ from it) and "command" ($RENJU_OPENING_COMMANDS,
+#      the search commands that filled DB; default "see results/README.md") to
+#      every opening and writes results/openings.json, one opening per line;
+#   3. scripts/openings-md.py results/openings.json results/openings.md;
+#   4. scripts/plot-openings.py (needs Debian's python3-matplotlib, run with
+#      /usr/bin/python3); skipped with a note when matplotlib is missing.
+# The binary is $RENJU, else build/renju (built with scripts/build.sh if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+die() { echo "make-openings: $*" >&2; exit 1; }
+[ $# -eq 1 ] || { echo "usage: scripts/make-openings.sh DB   (DB: the results LMDB file)" >&2; exit 2; }
+db=$1
+[ -e "$db" ] || die "$db: no such database"
+bin="${RENJU:-build/renju}"
+if [ ! -x "$bin" ]; then
+  [ -z "${RENJU:-}" ] || die "RENJU=$bin is not an executable"
+  bin="$(bash scripts/build.sh Release)/renju"
+fi
+mkdir -p results
+tmp=results/openings.json.tmp
+trap 'rm -f "$tmp" "$tmp.2"' EXIT
+
+rc=0
+"$bin" opening report --db "$db" --quiet > "$tmp" || rc=$?
+[ "$rc" -eq 0 ] || die "'$bin opening report --db $db' failed (exit $rc)"
+
+commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
+if [ "$commit" != unknown ] && ! git diff --quiet HEAD -- core solver db CMakeLists.txt 2>/dev/null; then
+  commit="$commit-dirty"
+fi
+command=${RENJU_OPENING_COMMANDS:-see results/README.md}
+
+python3 - "$tmp" "$tmp.2" "$commit" "$command" <<'PY'
+import json, sys
+src, dst, commit, command = sys.argv[1:5]
+try:
+    with open(src, encoding="utf-8") as f:
+        data = json.load(f)
+except (OSError, ValueError) as e:
+    sys.exit("make-openings: %s: bad report output: %s" % (src, e))
+if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
+    sys.exit("make-openings: %s: the report is not a JSON array of openings" % src)
+for o in data:
+    o["commit"] = commit
+    o["command"] = command
+with open(dst, "w", encoding="utf-8") as f:
+    f.write("[\n" + ",\n".join(json.dumps(o, ensure_ascii=False, separators=(",", ":")) for o in data) + "\n]\n")
+PY
+mv "$tmp.2" results/openings.json
+echo "make-openings: results/openings.json ($(grep -c '"code"' results/openings.json) openings, commit $commit)" >&2
+
+python3 scripts/openings-md.py results/openings.json results/openings.md \
+  || die "scripts/openings-md.py failed"
+echo "make-openings: results/openings.md" >&2
+
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+  /usr/bin/python3 scripts/plot-openings.py --in results/openings.json --out results/img \
+    || die "scripts/plot-openings.py failed"
+  echo "make-openings: results/img/*.png" >&2
+  # openings-md.py links a picture only when it exists: rerun now that they do.
+  python3 scripts/openings-md.py results/openings.json results/openings.md \
+    || die "scripts/openings-md.py failed"
+else
+  echo "make-openings: note: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib);" \
+       "pictures not regenerated" >&2
+fi
