@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# main-job.sh - set up, build, and run the main job: a real df-pn solve of an
-# opening position (I7 Hogetsu line, black to move), its proof checked by the
-# independent checker, stored in the default results database and queried back.
-# Prints the proof's size and where it is stored.
+# main-job.sh - set up, build, and run the main job: the opening-level search
+# (job-level proof-number search over the opening tree, `renju opening search`)
+# continues for about a minute on I7 Hogetsu from the embedded default
+# database, then prints where the opening stands (4th-move classes proven,
+# W and N_fair bounds, what this run added) and re-checks every stored proof
+# with the independent checker.
+#
+# Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default I7),
+# RENJU_MAIN_TIME (seconds of search, default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,24 +15,31 @@ dir=$(bash scripts/build.sh Release)
 bin="$dir/renju"
 out="$dir/main-job.txt"
 db="${RENJU_DB:-$PWD/renju.lmdb}"
-pos="${RENJU_MAIN_POSITION:-h8 i9 i7 i8 g7 f8}"
-threads=$(nproc 2>/dev/null || echo 2)
-# The embedded default database: results/proven-positions.jsonl (proofs made
-# by scripts/make-results.sh), loaded once into a new database and re-checked.
-if [ ! -e "$db" ] && [ -s results/proven-positions.jsonl ]; then
-  "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
+opening="${RENJU_MAIN_OPENING:-I7}"
+secs="${RENJU_MAIN_TIME:-60}"
+workers=$(nproc 2>/dev/null || echo 2)
+# The embedded default database: the committed proofs (results/proven-positions.jsonl
+# and the opening search's export results/openings-db.jsonl.xz), loaded once into a
+# new database.  Every line is re-checked by `db verify` at the end.
+if [ ! -e "$db" ]; then
+  if [ -s results/proven-positions.jsonl ]; then
+    "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
+  fi
+  if [ -s results/openings-db.jsonl.xz ]; then
+    xz -dc results/openings-db.jsonl.xz | "$bin" db import - --db "$db" --quiet
+  fi
 fi
 {
-  echo "\$ renju show \"$pos\""
-  "$bin" show "$pos"
+  echo "\$ renju opening status $opening --db $db   # before"
+  "$bin" opening status "$opening" --db "$db" | grep -v '^  '
   echo
-  echo "\$ renju verify \"$pos\" --attacker black --threads $threads --tt-mb 512 --time 600 --db $db"
-  "$bin" verify "$pos" --attacker black --threads "$threads" --tt-mb 512 --time 600 --db "$db" --quiet
-  echo
-  echo "\$ renju query \"$pos\" --db $db"
-  "$bin" query "$pos" --db "$db"
+  echo "\$ renju opening search $opening --goal win --job-nodes 2000000 --time $secs --workers $workers --db $db"
+  rc=0
+  "$bin" opening search "$opening" --goal win --job-nodes 2000000 --time "$secs" --workers "$workers" \
+    --db "$db" || rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 75 ] || exit "$rc"
   echo
   echo "\$ renju db verify --db $db   # re-check every stored proof independently"
   "$bin" db verify --db "$db"
 } | tee "$out"
-echo "main-job: proof stored in $db; transcript in $out (binary: $bin)" >&2
+echo "main-job: results and search state in $db; transcript in $out (binary: $bin)" >&2

@@ -619,6 +619,8 @@ int jt_next(JobTree *t, JtJob *job)
         job->node = id;
         int shift = n->st.jobs > 10 ? 10 : (int)n->st.jobs;
         job->budget = n->stones >= t->cfg.max_stones ? t->cfg.job_nodes << shift : t->cfg.job_nodes;
+        for (int s = n->stones; s < 6 && t->cfg.scale > 1; s++)
+            job->budget *= (uint64_t)t->cfg.scale;
         node_board(t, n, &job->board);
         update_all(t);
         return 0;

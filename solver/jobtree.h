@@ -26,7 +26,9 @@
  * leaf exactly.  An unknown job leaves the leaf with the job's final root pn
  * and dn (capped) as its estimate; when that leaf is the most-proving node
  * again it is expanded into its children (never rerun with a bigger budget,
- * except at JtConfig.max_stones, where its budget doubles each time).  Fresh
+ * except at JtConfig.max_stones, where its budget doubles each time).  With
+ * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
+ * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
  * next to the stones and the parent job's most promising move first (small
  * pn), white replies next to the stones first (small dn).  When the node
@@ -135,6 +137,7 @@ typedef struct {
     RuleSet rules;
     uint64_t job_nodes; /* budget of one job (work nodes), > 0 */
     int max_stones;     /* leaves with this many stones are not expanded (0: 40) */
+    int scale;          /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -5,7 +5,7 @@
  * stands.
  *
  *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
- *         [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB]
+ *         [--job-scale K] [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB]
  *         [--db PATH] [--json] [--quiet]
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
@@ -233,8 +233,10 @@ static int search_main(int argc, char **argv, bool run)
         return cli_error(EXIT_SOFTWARE, "out of memory");
     memcpy(av, argv, sizeof *av * (size_t)argc);
     av[argc] = NULL;
-    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL;
+    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL;
     int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-scale", true, &scale_s);
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "job-nodes", true, &job_s);
     if (rc <= 1)
@@ -264,6 +266,10 @@ static int search_main(int argc, char **argv, bool run)
         rc = cli_error(EXIT_USAGE, "--goal: expected win, w4 or fair-n, got '%s'", goal_s);
     if (!rc && job_s)
         rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes);
+    uint64_t scale = 1;
+    if (!rc && scale_s && !(rc = parse_u64(scale_s, "--job-scale", &scale)) && scale > 16)
+        rc = cli_error(EXIT_USAGE, "--job-scale: at most 16");
+    jc.scale = (int)scale;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
@@ -313,7 +319,10 @@ static int search_main(int argc, char **argv, bool run)
         if (tt_given) {
             cfg.tt_mb = (size_t)a.tt_mb;
         } else {
-            uint64_t mb = (jc.job_nodes * 32 + (1u << 20) - 1) >> 20;
+            uint64_t biggest = jc.job_nodes; /* the largest job: at the root's stone count */
+            for (int st = board_stone_count(&root); st < 6 && jc.scale > 1; st++)
+                biggest *= (uint64_t)jc.scale;
+            uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
             cfg.tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
         }
         for (int i = 0; i < nw && !rc; i++) {
@@ -486,8 +495,10 @@ int cmd_opening(int argc, char **argv)
 {
     if (argc < 2 || (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fprintf(argc < 2 ? stderr : stdout,
-                "usage: renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S]\n"
-                "                     [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
+                "usage: renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N] [--job-scale K]\n"
+                "                     [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
+                "  --job-nodes N  work nodes of one df-pn job (default 1000000)\n"
+                "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
                 "       renju opening report [CODE...] [--db PATH]   (JSON: every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;
