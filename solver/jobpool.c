@@ -66,7 +66,7 @@ static void *work(void *arg)
         rc = jobrun_run(&p->c->runners[wk->w], &job.board, job.budget, &o);
         pthread_mutex_lock(&p->mu);
         if (rc == 0 && p->c->flush)
-            rc = p->c->flush(p->c->ctx);
+            rc = p->c->flush(p->c->flush_ctx);
         if (rc == RJ_EINTR) {
             jt_abandon(p->t, &job);
             p->interrupted = true;

@@ -30,7 +30,8 @@ typedef struct {
     double deadline;         /* monotonic seconds (jobpool_now), 0: none */
     uint64_t max_jobs;       /* jobs to start, 0: no limit */
     /* Commit the runners' queued results (may be NULL); called under the lock before jt_done. */
-    int (*flush)(void *ctx);
+    int (*flush)(void *flush_ctx);
+    void *flush_ctx;
     /* After each job (may be NULL), under the lock. */
     void (*progress)(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o);
     void *ctx;

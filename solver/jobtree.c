@@ -20,6 +20,7 @@ typedef struct {
     bool selectable;           /* an open leaf below (or itself) is not running */
     bool counted;              /* a count node: each child is to be decided */
     bool count_open;           /* a count node with work left */
+    int nclasses;              /* a counted node: its move classes (W's upper bound before expansion) */
     Color to_move;
     int stones;
     ProofNum pn, dn;           /* current */
@@ -84,6 +85,12 @@ static int stone_dist(const Board *b, Point p)
                     return d;
             }
     return 9;
+}
+
+/* A job's proof number as a leaf estimate: at least 1, at most JT_PN_CAP. */
+static ProofNum cap_pn(ProofNum v)
+{
+    return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v;
 }
 
 /* ---- the node table ---- */
@@ -205,8 +212,8 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
         t->nodes[id].st = st;
         if (st.jobs) {
             t->nodes[id].phase = PHASE_EVALUATED;
-            t->nodes[id].epn = st.pn ? st.pn : 1;
-            t->nodes[id].edn = st.dn ? st.dn : 1;
+            t->nodes[id].epn = cap_pn(st.pn);
+            t->nodes[id].edn = cap_pn(st.dn);
         }
         if (st.expanded)
             return expand(t, id);
@@ -217,11 +224,6 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
 }
 
 /* ---- expansion ---- */
-
-static ProofNum cap_pn(ProofNum v)
-{
-    return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v;
-}
 
 /* Children of node id (board b): fifth.h classes of the mover's moves, and white's pass. */
 static int expand(JobTree *t, int id)
@@ -394,7 +396,7 @@ static void update(JobTree *t, int id)
     } else {
         bool or_node = n->to_move == BLACK;
         ProofNum mn = PN_INF, sum = 0;
-        int win = -1, proven = 0;
+        int win = -1, proven = 0, disproven = 0;
         bool refuted = false;
         for (int i = 0; i < n->nch; i++) {
             const Node *c = &t->nodes[n->ch[i]];
@@ -408,12 +410,15 @@ static void update(JobTree *t, int id)
                     win = i;
             }
             refuted |= c->status == RESULT_DISPROVEN;
+            disproven += c->status == RESULT_DISPROVEN;
         }
         n->pn = or_node ? mn : sum;
         n->dn = or_node ? sum : mn;
         n->selectable = open_child;
         if (or_node && win >= 0)
             solved_inner(t, id, RESULT_PROVEN, win);
+        else if (or_node && disproven == n->nch)
+            solved_inner(t, id, RESULT_DISPROVEN, -1); /* black's pass: white passes back, a draw */
         else if (!or_node && refuted)
             solved_inner(t, id, RESULT_DISPROVEN, -1);
         else if (!or_node && proven == n->nch)
@@ -426,7 +431,9 @@ static void update(JobTree *t, int id)
         }
     }
     if (n->counted) {
-        if (n->phase == PHASE_EXPANDED)
+        if (n->status == RESULT_DISPROVEN)
+            n->count_open = false; /* W = 0 exactly */
+        else if (n->phase == PHASE_EXPANDED)
             n->count_open = undecided > 0 && open_child;
         else
             n->count_open = !n->running && n->status != RESULT_DISPROVEN;
@@ -450,13 +457,29 @@ static void count_children(const JobTree *t, const Node *n, int *proven, int *op
     }
 }
 
+/*
+ * W bounds of a black-to-move node: its proven / not disproven children once
+ * expanded (else 0 / nclasses), at least 1 when proven, 0 when disproven.
+ */
+static void node_w(const JobTree *t, const Node *c, int nclasses, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = nclasses;
+    if (c->phase == PHASE_EXPANDED)
+        count_children(t, c, lo, hi);
+    if (c->status == RESULT_PROVEN && *lo == 0)
+        *lo = 1;
+    if (c->status == RESULT_DISPROVEN)
+        *hi = 0;
+}
+
 /* ---- life cycle ---- */
 
 int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSource *src)
 {
     *out = NULL;
     Color winner;
-    if (!cfg->job_nodes || rules_game_over(root, cfg->rules, &winner))
+    if (!cfg->job_nodes || rules_game_over(root, cfg->rules, &winner) || board_last_move(root) == POINT_PASS)
         return RJ_EBADARG;
     if (cfg->goal == JT_GOAL_COUNT && root->to_move != BLACK)
         return RJ_EBADARG;
@@ -481,7 +504,15 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
         t->nodes[0].counted = true;
     if (!rc && cfg->goal == JT_GOAL_FAIR_N)
         for (int i = 0; i < t->nodes[0].nch; i++)
-            t->nodes[t->nodes[0].ch[i]].counted = true;
+            if (t->nodes[0].cls[i].moves[0] != POINT_PASS) {
+                Node *c = &t->nodes[t->nodes[0].ch[i]];
+                c->counted = true;
+                Board cb;
+                node_board(t, c, &cb);
+                Color w;
+                MoveClass tmp[BOARD_POINTS];
+                c->nclasses = rules_game_over(&cb, cfg->rules, &w) ? 0 : fifth_move_classes(&cb, cfg->rules, tmp);
+            }
     /* A counted child expanded on load may have solved nodes: no callbacks during load are lost. */
     if (!rc) {
         update_all(t);
@@ -511,6 +542,52 @@ void jt_free(JobTree *t)
 
 /* ---- selection ---- */
 
+/* A leaf not to be expanded (max_stones, or a path of passes at its length limit): jobs rerun, bigger. */
+static bool at_limit(const JobTree *t, const Node *n)
+{
+    return n->stones >= t->cfg.max_stones || n->npath >= JT_MAX_PATH - 1;
+}
+
+/*
+ * The job's board: the node's position as a setup position in the canonical
+ * frame, so a job does not depend on which path first reached a transposed
+ * node (a resumed tree may reach it by another); job->sym maps the node's
+ * frame to the job's.
+ */
+static void job_board(const JobTree *t, const Node *n, JtJob *job)
+{
+    Board b;
+    node_board(t, n, &b);
+    SymKey k;
+    int tr;
+    sym_canonical(&b, t->cfg.rules, &k, &tr);
+    board_init(&job->board);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b.cell[p] != EMPTY)
+            board_setup_stone(&job->board, sym_apply(tr, (Point)p), (Color)b.cell[p]);
+    board_set_to_move(&job->board, b.to_move);
+    job->sym = tr;
+}
+
+/*
+ * Least lower and upper W bounds over the counted root children (the upper
+ * bound of an unexpanded one: its class count, reckoned when it was made).
+ */
+static void fair_bounds(const JobTree *t, int *lm, int *hm)
+{
+    const Node *r = &t->nodes[0];
+    *lm = *hm = 1 << 30;
+    for (int i = 0; i < r->nch; i++) {
+        const Node *c = &t->nodes[r->ch[i]];
+        if (!c->counted)
+            continue;
+        int lo, hi;
+        node_w(t, c, c->nclasses, &lo, &hi);
+        *lm = lo < *lm ? lo : *lm;
+        *hm = hi < *hm ? hi : *hm;
+    }
+}
+
 /* Work left for the goal at the root. */
 static bool goal_open(const JobTree *t)
 {
@@ -520,11 +597,20 @@ static bool goal_open(const JobTree *t)
         return r->status == RESULT_UNKNOWN && r->selectable;
     case JT_GOAL_COUNT:
         return r->count_open;
-    default:
-        for (int i = 0; i < r->nch; i++)
-            if (t->nodes[r->ch[i]].count_open)
+    default: {
+        int lm, hm;
+        fair_bounds(t, &lm, &hm);
+        if (lm >= hm)
+            return false; /* N_fair is exact */
+        for (int i = 0; i < r->nch; i++) {
+            const Node *c = &t->nodes[r->ch[i]];
+            int lo, hi;
+            node_w(t, c, c->nclasses, &lo, &hi);
+            if (c->counted && c->count_open && lo < hm)
                 return true;
+        }
         return false;
+    }
     }
 }
 
@@ -549,17 +635,17 @@ static int pick_child(const JobTree *t, int id)
     int best = -1;
     ProofNum bv = PN_INF, bw = PN_INF;
     bool fair_root = id == 0 && t->cfg.goal == JT_GOAL_FAIR_N;
+    int lm = 0, hm = 1 << 30;
+    if (fair_root)
+        fair_bounds(t, &lm, &hm);
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
         ProofNum v, w;
         if (fair_root) {
-            if (!c->count_open)
-                continue;
-            int pr = 0, op = 0;
-            if (c->phase == PHASE_EXPANDED)
-                count_children(t, c, &pr, &op);
-            if (c->status == RESULT_PROVEN && pr == 0)
-                pr = 1;
+            int pr, op;
+            node_w(t, c, c->nclasses, &pr, &op);
+            if (!c->counted || !c->count_open || pr >= hm)
+                continue; /* at or above the least upper bound: cannot move N_fair */
             v = (ProofNum)pr;
             w = count_pn(t, c);
         } else {
@@ -590,7 +676,7 @@ int jt_next(JobTree *t, JtJob *job)
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
                 bool job_here = n->status == RESULT_UNKNOWN &&
-                                (n->phase == PHASE_FRESH || n->stones >= t->cfg.max_stones);
+                                (n->phase == PHASE_FRESH || at_limit(t, n));
                 if (job_here)
                     break;
                 /* Evaluated and still open (or solved but counted): its children come next. */
@@ -618,10 +704,13 @@ int jt_next(JobTree *t, JtJob *job)
         t->running++;
         job->node = id;
         int shift = n->st.jobs > 10 ? 10 : (int)n->st.jobs;
-        job->budget = n->stones >= t->cfg.max_stones ? t->cfg.job_nodes << shift : t->cfg.job_nodes;
+        uint64_t b = t->cfg.job_nodes;
         for (int s = n->stones; s < 6 && t->cfg.scale > 1; s++)
-            job->budget *= (uint64_t)t->cfg.scale;
-        node_board(t, n, &job->board);
+            b = b > UINT64_MAX / 64 ? b : b * (uint64_t)t->cfg.scale;
+        if (at_limit(t, n))
+            b = b > (UINT64_MAX >> 11) ? b : b << shift;
+        job->budget = b;
+        job_board(t, n, job);
         update_all(t);
         return 0;
     }
@@ -639,8 +728,9 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     n->st.jobs++;
     n->st.pn = o->pn;
     n->st.dn = o->dn;
-    if (o->best != POINT_NONE)
-        n->st.best = o->best;
+    int back = sym_inverse(job->sym);
+    if (o->best < BOARD_POINTS)
+        n->st.best = sym_apply(back, o->best);
     if (n->phase == PHASE_FRESH)
         n->phase = PHASE_EVALUATED;
     free(n->st.est);
@@ -650,7 +740,11 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
         n->st.est = malloc(sizeof *n->st.est * (size_t)o->nest);
         if (!n->st.est)
             return RJ_ENOMEM;
-        memcpy(n->st.est, o->est, sizeof *n->st.est * (size_t)o->nest);
+        for (int i = 0; i < o->nest; i++) {
+            n->st.est[i] = o->est[i];
+            if (o->est[i].mv < BOARD_POINTS)
+                n->st.est[i].mv = sym_apply(back, o->est[i].mv);
+        }
         n->st.nest = o->nest;
     }
     n->epn = cap_pn(o->pn);
@@ -663,7 +757,12 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     t->stats.jobs_proven += o->result == RESULT_PROVEN;
     t->stats.jobs_disproven += o->result == RESULT_DISPROVEN;
     t->stats.jobs_unknown += o->result == RESULT_UNKNOWN;
-    int rc = t->src.save ? t->src.save(t->src.ctx, &job->board, &n->st) : 0;
+    int rc = 0;
+    if (t->src.save) {
+        Board nb;
+        node_board(t, n, &nb);
+        rc = t->src.save(t->src.ctx, &nb, &n->st);
+    }
     update_all(t);
     return rc ? rc : t->err;
 }
@@ -734,20 +833,16 @@ int jt_root_children(JobTree *t, JtChild *out, int *n)
         }
         if (c->phase == PHASE_EXPANDED) {
             o->nchild = c->nch;
-            count_children(t, c, &o->wins_min, &o->wins_max);
+        } else if (c->counted) {
+            o->nchild = c->nclasses;
         } else {
             Board b;
             node_board(t, c, &b);
             Color winner;
             MoveClass tmp[BOARD_POINTS];
             o->nchild = rules_game_over(&b, t->cfg.rules, &winner) ? 0 : fifth_move_classes(&b, t->cfg.rules, tmp);
-            o->wins_min = 0;
-            o->wins_max = o->nchild;
         }
-        if (c->status == RESULT_PROVEN && o->wins_min == 0)
-            o->wins_min = 1;
-        if (c->status == RESULT_DISPROVEN)
-            o->wins_max = 0;
+        node_w(t, c, o->nchild, &o->wins_min, &o->wins_max);
     }
     *n = r->nch;
     return 0;
@@ -756,12 +851,5 @@ int jt_root_children(JobTree *t, JtChild *out, int *n)
 void jt_root_w(JobTree *t, int *wins_min, int *wins_max)
 {
     const Node *r = &t->nodes[0];
-    *wins_min = 0;
-    *wins_max = 0;
-    if (r->phase == PHASE_EXPANDED)
-        count_children(t, r, wins_min, wins_max);
-    if (r->status == RESULT_PROVEN && *wins_min == 0)
-        *wins_min = 1;
-    if (r->status == RESULT_DISPROVEN)
-        *wins_max = 0;
+    node_w(t, r, 0, wins_min, wins_max);
 }

@@ -7,8 +7,8 @@
  * with black to move is an OR node, with white to move an AND node.
  *   - OR children: one per class of black's legal stone moves (fifth.h
  *     classes under the stabiliser of the node's stone set).  Black's pass is
- *     not a child, so an OR node is never disproven through its children, only
- *     by an exact disproof of its own job (a renju disproof needs the pass).
+ *     not a child: white answers it with a pass, a draw, so it never wins for
+ *     black, and an OR node whose children are all disproven is disproven.
  *   - AND children: one per class of white's legal moves that are not short
  *     losses (after the move black has a five at once), and white's pass.
  *     After a pass the child is searched and stored as the setup position of
@@ -47,10 +47,12 @@
  *   - JT_GOAL_COUNT (root black to move): every root child is to be decided
  *     (W bounds of a 4-stone root); the open child of least pn is worked on.
  *   - JT_GOAL_FAIR_N (root white to move, an opening): N_fair = 1 + min over
- *     4th-move classes of W; only raising the least proven count can move the
+ *     4th-move classes of W (white's pass is no 4th move of the opening
+ *     rules: not counted); only raising the least proven count can move the
  *     lower bound, so work goes to a 4th-move class of least wins_min (ties:
- *     least pn), inside it to its open 5th-move child of least pn; a 4th
- *     class is first tried as a whole by one job (a cheap first win).
+ *     least pn) below the least wins_max, inside it to its open 5th-move
+ *     child of least pn; a 4th class is first tried as a whole by one job (a
+ *     cheap first win).  Done when the two bounds meet.
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -144,7 +146,8 @@ typedef struct {
 typedef struct {
     int node;        /* the tree's node id, for jt_done */
     uint64_t budget; /* work nodes */
-    Board board;     /* the position (a setup position after a pass) */
+    int sym;         /* the transform from the node's frame to the board's (moves reported come back through it) */
+    Board board;     /* the position as a setup position in its canonical frame */
 } JtJob;
 
 /* Counters over the tree's life (this process). */
@@ -163,7 +166,9 @@ typedef struct JobTree JobTree;
 /*
  * A tree rooted at position root (copied), with the source's saved state
  * loaded (nodes expanded before are expanded again).  0, RJ_EBADARG (a
- * finished game, a goal that does not fit the side to move, job_nodes 0),
+ * finished game, a root right after a pass (its stored results, kept for the
+ * setup position, would ignore that another pass draws), a goal that does
+ * not fit the side to move, job_nodes 0),
  * RJ_ENOMEM, or an error of the source.
  */
 int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSource *src);

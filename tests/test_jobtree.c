@@ -136,6 +136,7 @@ typedef struct {
     int nrefute;
     Point best;       /* the "most promising move" reported at black to move */
     bool prove_white_children; /* every job whose position has black to move after white's 6th: proven */
+    bool refute_fifths;        /* every 5-stone job (white to move): exactly refuted */
     Point est_mv[4];  /* child estimates reported by unknown jobs with black to move */
     ProofNum est_pn[4];
     int nest;
@@ -159,6 +160,8 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
             o->result = RESULT_DISPROVEN;
     if (s->prove_white_children && b->to_move == BLACK && b->stones[0] == 3)
         o->result = RESULT_PROVEN;
+    if (s->refute_fifths && b->to_move == WHITE && b->stones[0] == 3)
+        o->result = RESULT_DISPROVEN;
     if (o->result == RESULT_UNKNOWN && b->to_move == BLACK)
         for (int i = 0; i < s->nest; i++)
             if (board_at(b, s->est_mv[i]) == EMPTY)
@@ -181,6 +184,41 @@ static Point pt(const char *s)
     return p;
 }
 
+/*
+ * A job's board is its node's position in the canonical frame: the script
+ * reads it in the frame of the test's moves (job->sym undone) and its moves
+ * go back into the job's frame.
+ */
+static void run_job(const Script *s, const JtJob *job, JtOutcome *o)
+{
+    Board b;
+    board_init(&b);
+    int back = sym_inverse(job->sym);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (job->board.cell[p] != EMPTY)
+            board_setup_stone(&b, sym_apply(back, (Point)p), (Color)job->board.cell[p]);
+    board_set_to_move(&b, job->board.to_move);
+    run_script(s, &b, o);
+    if (o->best < BOARD_POINTS)
+        o->best = sym_apply(job->sym, o->best);
+    for (int i = 0; i < o->nest; i++)
+        if (o->est[i].mv < BOARD_POINTS)
+            o->est[i].mv = sym_apply(job->sym, o->est[i].mv);
+}
+
+/* The job's board in the frame of the test's moves. */
+static Board node_frame(const JtJob *job)
+{
+    Board b;
+    board_init(&b);
+    int back = sym_inverse(job->sym);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (job->board.cell[p] != EMPTY)
+            board_setup_stone(&b, sym_apply(back, (Point)p), (Color)job->board.cell[p]);
+    board_set_to_move(&b, job->board.to_move);
+    return b;
+}
+
 /* Run up to max jobs one at a time; the job boards' keys go to keys (may be NULL).  Returns jobs run. */
 static int run_jobs(JobTree *t, const Script *s, int max, SymKey *keys)
 {
@@ -194,7 +232,7 @@ static int run_jobs(JobTree *t, const Script *s, int max, SymKey *keys)
         if (keys)
             sym_canonical(&job.board, RULE_RENJU, &keys[k], NULL);
         JtOutcome o;
-        run_script(s, &job.board, &o);
+        run_job(s, &job, &o);
         assert_int_equal(jt_done(t, &job, &o), 0);
         k++;
     }
@@ -224,13 +262,14 @@ static void test_best_move_first_and_or_proof(void **state)
     assert_int_equal(jt_next(t, &job), 0);
     assert_int_equal(board_stone_count(&job.board), 4); /* the root itself first */
     JtOutcome o;
-    run_script(&s, &job.board, &o);
+    run_job(&s, &job, &o);
     o.result = RESULT_UNKNOWN;
     assert_int_equal(jt_done(t, &job, &o), 0);
     assert_int_equal(jt_next(t, &job), 0);
     assert_int_equal(board_stone_count(&job.board), 5);
-    assert_true(has_black(&job.board, pt("g9")));
-    run_script(&s, &job.board, &o);
+    Board nb = node_frame(&job);
+    assert_true(has_black(&nb, pt("g9")));
+    run_job(&s, &job, &o);
     assert_int_equal(o.result, RESULT_PROVEN);
     assert_int_equal(jt_done(t, &job, &o), 0);
     assert_int_equal(jt_root_result(t), RESULT_PROVEN);
@@ -368,6 +407,67 @@ static void test_and_node_disproof(void **state)
     jt_free(t);
 }
 
+/* Every black move refuted: the black-to-move node is disproven (its pass would be answered by a pass: a draw). */
+static void test_or_node_disproof(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8");
+    MoveClass cls[BOARD_POINTS];
+    Board tmp = root;
+    int ncls = fifth_move_classes(&tmp, RULE_RENJU, cls);
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    Script s = { .best = POINT_NONE, .refute_fifths = true };
+    assert_int_equal(run_jobs(t, &s, 1000, NULL), 1 + ncls);
+    assert_int_equal(jt_root_result(t), RESULT_DISPROVEN);
+    assert_int_equal(m.last_solved, RESULT_DISPROVEN);
+    int lo, hi;
+    jt_root_w(t, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 0);
+    jt_free(t);
+}
+
+/* A root right after a pass is refused (its stored results would ignore that a pass now draws). */
+static void test_root_after_pass(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8 pass");
+    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t = NULL;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), RJ_EBADARG);
+    assert_null(t);
+}
+
+/* fair-n: a 4th-move class with W = 0 proven fixes N_fair = 1: nothing left to search. */
+static void test_fair_n_closed(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("I7");
+    Board four = root;
+    board_play(&four, pt("a1"));
+    MemEntry *e = mem_find(&m, &four, true, NULL);
+    e->has_result = true;
+    e->res = RESULT_DISPROVEN;
+    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    assert_true(jt_finished(t));
+    JtJob job;
+    assert_int_equal(jt_next(t, &job), RJ_ENOTFOUND);
+    jt_free(t);
+}
+
 /* A mirror-symmetric opening: 4th-move classes are the stabiliser's orbits, each member once. */
 static void test_symmetric_classes(void **state)
 {
@@ -416,13 +516,18 @@ static void test_fair_n_first_jobs(void **state)
     int n;
     jt_root_children(t, ch, &n);
     int n4 = n;
-    /* Each 4th class is first tried as a whole: n4 jobs on 4-stone positions (the pass included). */
+    /* Each 4th class is first tried as a whole: n4 - 1 jobs on 4-stone positions (white's pass is no 4th move). */
     Script s = { .best = POINT_NONE };
     SymKey *keys = malloc(sizeof *keys * (size_t)n4);
-    assert_int_equal(run_jobs(t, &s, n4, keys), n4);
+    assert_int_equal(run_jobs(t, &s, n4 - 1, keys), n4 - 1);
+    for (int i = 0; i < n4 - 1; i++)
+        assert_int_equal(keys[i].b[0], BLACK); /* 4-stone positions: black to move */
     jt_root_children(t, ch, &n);
     for (int i = 0; i < n; i++)
-        assert_true(ch[i].effort > 0);
+        assert_true(ch[i].cls.moves[0] == POINT_PASS ? ch[i].effort == 0 : ch[i].effort > 0);
+    /* Then a class is expanded: 5-stone jobs, white to move. */
+    assert_int_equal(run_jobs(t, &s, 1, keys), 1);
+    assert_int_equal(keys[0].b[0], WHITE);
     free(keys);
     free(ch);
     jt_free(t);
@@ -502,6 +607,9 @@ int main(void)
         cmocka_unit_test(test_count_bounds),
         cmocka_unit_test(test_and_node_proof_moves),
         cmocka_unit_test(test_and_node_disproof),
+        cmocka_unit_test(test_or_node_disproof),
+        cmocka_unit_test(test_root_after_pass),
+        cmocka_unit_test(test_fair_n_closed),
         cmocka_unit_test(test_symmetric_classes),
         cmocka_unit_test(test_fair_n_first_jobs),
         cmocka_unit_test(test_resume_same_sequence),

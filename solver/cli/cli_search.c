@@ -10,8 +10,8 @@
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
  * POSITION is an opening ("I7", white to move) or any later position;
- * `--goal w4 MOVE` reads "POSITION MOVE" as the 4-stone position whose W is
- * wanted.  All state is in the database (created when missing), so the same
+ * with `--goal w4` it is the 4-stone position whose W is wanted ("I7 i8";
+ * `--goal w4 I7 i8` reads the same, the arguments being joined).  All state is in the database (created when missing), so the same
  * command resumes; SIGINT/SIGTERM/SIGUSR1 end the running jobs (dropped),
  * print the bounds reached and exit 75.
  */
@@ -52,6 +52,8 @@ typedef struct {
     int proven, disproven;       /* children */
     int wmin, wmax;              /* root W (black to move) */
     int nfair_min, nfair_max;    /* white to move */
+    bool has_pass;               /* white to move: the pass child (not in ch) */
+    Result pass;
 } Standing;
 
 static int standing(JobTree *t, const Board *root, Standing *s)
@@ -61,6 +63,19 @@ static int standing(JobTree *t, const Board *root, Standing *s)
     if (!s->ch)
         return RJ_ENOMEM;
     jt_root_children(t, s->ch, &s->n);
+    s->pass = RESULT_UNKNOWN;
+    s->has_pass = false;
+    /* White's pass is listed apart: it is no 4th move of the opening rules. */
+    int k = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (s->ch[i].cls.moves[0] == POINT_PASS) {
+            s->has_pass = true;
+            s->pass = s->ch[i].status;
+            continue;
+        }
+        s->ch[k++] = s->ch[i];
+    }
+    s->n = k;
     for (int i = 0; i < s->n; i++) {
         s->proven += s->ch[i].status == RESULT_PROVEN;
         s->disproven += s->ch[i].status == RESULT_DISPROVEN;
@@ -70,8 +85,6 @@ static int standing(JobTree *t, const Board *root, Standing *s)
     } else if (s->n > 0) {
         int lo = 1 << 30, hi = 1 << 30;
         for (int i = 0; i < s->n; i++) {
-            if (s->ch[i].cls.moves[0] == POINT_PASS)
-                continue; /* white's pass is not a 4th-move choice of the opening rules */
             lo = s->ch[i].wins_min < lo ? s->ch[i].wins_min : lo;
             hi = s->ch[i].wins_max < hi ? s->ch[i].wins_max : hi;
         }
@@ -171,9 +184,11 @@ static void report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         }
         printf("],");
         if (white)
-            printf("\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min, s.nfair_max);
+            printf("\"pass\":\"%s\",\"n_fair_min\":%d,\"n_fair_max\":%d,", res_str(s.pass), s.nfair_min,
+                   s.nfair_max);
         else
             printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
+        printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
         printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"nodes\":%llu,"
                "\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
@@ -194,6 +209,9 @@ static void report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     else
         printf("5th-move classes: %d, proven %d, disproven %d; W in [%d, %d]\n", s.n, s.proven, s.disproven, s.wmin,
                s.wmax);
+    if (white)
+        printf("white's pass: %s\n", res_str(s.pass));
+    printf("goal %s\n", jt_finished(t) ? "reached (or nothing left to search)" : "open: the same command continues");
     int shown = 0;
     for (int i = 0; i < s.n; i++) {
         const JtChild *c = &s.ch[i];
@@ -213,7 +231,18 @@ static void report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
            (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven, (unsigned long long)st->jobs_disproven,
            (unsigned long long)st->jobs_unknown, (double)st->nodes, (unsigned long long)st->tree_nodes,
            (unsigned long long)(sd ? sd->composed : 0), time_s, interrupted ? " (interrupted)" : "");
+    if (sd && sd->compose_failed)
+        printf("warning: %llu inner nodes proven by their children could not get a composed, checked proof "
+               "(a child's stored result has no proof); they are not stored\n",
+               (unsigned long long)sd->compose_failed);
     free(s.ch);
+}
+
+/* Commit the runners' queued results after each job (so a kill loses at most the running jobs). */
+static int flush_db(void *ctx)
+{
+    int rc = db_flush(ctx);
+    return rc == RJ_ECONFLICT ? 0 : rc;
 }
 
 static int parse_u64(const char *s, const char *what, uint64_t *out)
@@ -264,8 +293,8 @@ static int search_main(int argc, char **argv, bool run)
         jc.goal = JT_GOAL_FAIR_N;
     else if (goal_s)
         rc = cli_error(EXIT_USAGE, "--goal: expected win, w4 or fair-n, got '%s'", goal_s);
-    if (!rc && job_s)
-        rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes);
+    if (!rc && job_s && !(rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes)) && jc.job_nodes > (1ull << 40))
+        rc = cli_error(EXIT_USAGE, "--job-nodes: at most 2^40");
     uint64_t scale = 1;
     if (!rc && scale_s && !(rc = parse_u64(scale_s, "--job-scale", &scale)) && scale > 16)
         rc = cli_error(EXIT_USAGE, "--job-scale: at most 16");
@@ -286,6 +315,9 @@ static int search_main(int argc, char **argv, bool run)
     Color winner;
     if (rules_game_over(&root, a.rules, &winner))
         return cli_error(EXIT_DATAERR, "the game is already over in this position");
+    if (board_last_move(&root) == POINT_PASS)
+        return cli_error(EXIT_DATAERR, "a position right after a pass cannot be searched here (another pass would "
+                                       "draw); give the stones instead");
     if (jc.goal == JT_GOAL_COUNT && root.to_move != BLACK)
         return cli_error(EXIT_DATAERR, "--goal w4: black must be to move (an opening and a 4th move: \"I7 i8\")");
     if (jc.goal == JT_GOAL_FAIR_N && root.to_move != WHITE)
@@ -320,8 +352,10 @@ static int search_main(int argc, char **argv, bool run)
             cfg.tt_mb = (size_t)a.tt_mb;
         } else {
             uint64_t biggest = jc.job_nodes; /* the largest job: at the root's stone count */
-            for (int st = board_stone_count(&root); st < 6 && jc.scale > 1; st++)
+            for (int st = board_stone_count(&root); st < 6 && jc.scale > 1 && biggest < (1ull << 40); st++)
                 biggest *= (uint64_t)jc.scale;
+            if (biggest > (1ull << 40))
+                biggest = 1ull << 40;
             uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
             cfg.tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
         }
@@ -343,7 +377,8 @@ static int search_main(int argc, char **argv, bool run)
                              .stop = cli_run_stop(),
                              .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
                              .max_jobs = max_jobs,
-                             .flush = NULL,
+                             .flush = flush_db,
+                             .flush_ctx = db,
                              .progress = show_progress,
                              .ctx = &pr };
         src_rc = jobpool_run(t, &pc);

@@ -27,8 +27,11 @@ static int src_lookup(void *ctx, const Board *b, Result *res)
     int rc = db_get(s->db, b, s->rules, BLACK, &r);
     if (rc)
         return rc == RJ_EBADDATA ? RJ_ENOTFOUND : rc;
+    /* A proven record without a proof cannot enter a composed proof: the tree searches it again. */
+    if (r.result == RESULT_UNKNOWN || (r.result == RESULT_PROVEN && !(r.flags & RECORD_HAS_PROOF)))
+        return RJ_ENOTFOUND;
     *res = r.result;
-    return r.result == RESULT_UNKNOWN ? RJ_ENOTFOUND : 0;
+    return 0;
 }
 
 static void put_le(uint8_t *p, uint64_t v, int n)
