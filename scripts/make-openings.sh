@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# make-openings.sh DB - regenerate results/openings.json, results/openings.md and
-# results/img/<code>.png from the results database DB:
-#   1. `renju opening report --db DB --quiet` (every opening's standing, JSON);
+# make-openings.sh DB [DB...] - regenerate results/openings.json, results/openings.md
+# and results/img/<code>.png from one or more results databases (e.g. one per
+# opening search, as the tree's state stays with the database it was made in):
+#   1. `renju opening report --db DB --quiet` for each DB (every opening's
+#      standing, JSON); per opening the report of the DB with the most work wins;
 #   2. adds "commit" (git rev-parse --short HEAD, "-dirty" when core/, solver/,
 #      db/ or CMakeLists.txt differ from it) and "command" ($RENJU_OPENING_COMMANDS,
 #      the search commands that filled DB; default "see results/README.md") to
@@ -13,9 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 die() { echo "make-openings: $*" >&2; exit 1; }
-[ $# -eq 1 ] || { echo "usage: scripts/make-openings.sh DB   (DB: the results LMDB file)" >&2; exit 2; }
-db=$1
-[ -e "$db" ] || die "$db: no such database"
+
 bin="${RENJU:-build/renju}"
 if [ ! -x "$bin" ]; then
   [ -z "${RENJU:-}" ] || die "RENJU=$bin is not an executable"
@@ -23,11 +23,35 @@ if [ ! -x "$bin" ]; then
 fi
 mkdir -p results
 tmp=results/openings.json.tmp
-trap 'rm -f "$tmp" "$tmp.2"' EXIT
+trap 'rm -f "$tmp" "$tmp.2" "$tmp".db*' EXIT
 
-rc=0
-"$bin" opening report --db "$db" --quiet > "$tmp" || rc=$?
-[ "$rc" -eq 0 ] || die "'$bin opening report --db $db' failed (exit $rc)"
+[ $# -ge 1 ] || { echo "usage: scripts/make-openings.sh DB [DB...]   (results LMDB files)" >&2; exit 2; }
+k=0
+for db in "$@"; do
+  [ -e "$db" ] || die "$db: no such database"
+  rc=0
+  "$bin" opening report --db "$db" --quiet > "$tmp.db$k" || rc=$?
+  [ "$rc" -eq 0 ] || die "'$bin opening report --db $db' failed (exit $rc)"
+  k=$((k + 1))
+done
+python3 - "$tmp" "$tmp".db* <<'PY'
+import json, sys
+out, ins = sys.argv[1], sys.argv[2:]
+best = {}
+order = []
+for p in ins:
+    with open(p, encoding="utf-8") as f:
+        for o in json.load(f):
+            c = o["code"]
+            if c not in best:
+                order.append(c)
+                best[c] = o
+            elif o.get("work_nodes", 0) > best[c].get("work_nodes", 0):
+                best[c] = o
+with open(out, "w", encoding="utf-8") as f:
+    json.dump([best[c] for c in order], f, ensure_ascii=False)
+PY
+rm -f "$tmp".db*
 
 commit=$(git rev-parse --short HEAD 2>/dev/null) || commit=unknown
 if [ "$commit" != unknown ] && ! git diff --quiet HEAD -- core solver db CMakeLists.txt 2>/dev/null; then
