@@ -32,6 +32,7 @@
 #include "position.h"
 #include "rules.h"
 #include "search_db.h"
+#include "cli_search.h"
 
 enum { DEFAULT_JOB_NODES = 1000000, MAX_WORKERS = 64 };
 
@@ -94,18 +95,11 @@ static int standing(JobTree *t, const Board *root, Standing *s)
     return 0;
 }
 
-typedef struct {
-    const CliArgs *a;
-    Board root;
-    double t0, next;
-    uint64_t done;
-} Progress;
-
-static void show_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
+void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
 {
     (void)job;
     (void)o;
-    Progress *p = ctx;
+    SearchProgress *p = ctx;
     p->done++;
     double now = jobpool_now();
     if (p->a->quiet || now < p->next)
@@ -154,8 +148,7 @@ static void class_json(const MoveClass *m)
     putchar(']');
 }
 
-/* The final report on stdout. */
-static void report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
+void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
                    const SearchDb *sd)
 {
     Standing s;
@@ -255,8 +248,9 @@ static int parse_u64(const char *s, const char *what, uint64_t *out)
     return 0;
 }
 
-static int search_main(int argc, char **argv, bool run)
+int search_opts(int argc, char **argv, bool run, SearchOpts *o)
 {
+    memset(o, 0, sizeof *o);
     char **av = malloc(sizeof *av * ((size_t)argc + 1));
     if (!av)
         return cli_error(EXIT_SOFTWARE, "out of memory");
@@ -274,6 +268,7 @@ static int search_main(int argc, char **argv, bool run)
         rc = cli_take_opt(&argc, av, "workers", true, &workers_s);
     bool tt_given = cli_has_opt(argc, av, "tt-mb");
     CliArgs a;
+    memset(&a, 0, sizeof a);
     if (rc <= 1)
         rc = cli_parse(argc, av, &a);
     else
@@ -323,6 +318,47 @@ static int search_main(int argc, char **argv, bool run)
     if (jc.goal == JT_GOAL_FAIR_N && root.to_move != WHITE)
         return cli_error(EXIT_DATAERR, "--goal fair-n: white must be to move (an opening: \"I7\")");
 
+    o->a = a;
+    o->jc = jc;
+    o->max_jobs = max_jobs;
+    o->workers = (int)workers;
+    o->tt_given = tt_given;
+    o->root = root;
+    return 0;
+}
+
+void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
+{
+    dfpn_config_default(cfg);
+    cfg->attacker = BLACK;
+    cfg->rules = o->a.rules;
+    cfg->threads = o->a.threads;
+    cfg->max_nodes = o->jc.job_nodes;
+    cfg->stop = cli_run_stop();
+    if (o->tt_given) {
+        cfg->tt_mb = (size_t)o->a.tt_mb;
+    } else {
+        uint64_t biggest = o->jc.job_nodes; /* the largest job: at the root's stone count */
+        for (int st = board_stone_count(&o->root); st < 6 && o->jc.scale > 1 && biggest < (1ull << 40); st++)
+            biggest *= (uint64_t)o->jc.scale;
+        if (biggest > (1ull << 40))
+            biggest = 1ull << 40;
+        uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
+        cfg->tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
+    }
+}
+
+static int search_main(int argc, char **argv, bool run)
+{
+    SearchOpts o;
+    int rc = search_opts(argc, argv, run, &o);
+    if (rc)
+        return rc;
+    const CliArgs a = o.a;
+    const JtConfig jc = o.jc;
+    const Board root = o.root;
+    const uint64_t max_jobs = o.max_jobs;
+    const int workers = o.workers;
     Db *db;
     if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE : DB_RDONLY, &db)))
         return rc;
@@ -342,23 +378,7 @@ static int search_main(int argc, char **argv, bool run)
     bool interrupted = false;
     if (run) {
         DfpnConfig cfg;
-        dfpn_config_default(&cfg);
-        cfg.attacker = BLACK;
-        cfg.rules = a.rules;
-        cfg.threads = a.threads;
-        cfg.max_nodes = jc.job_nodes;
-        cfg.stop = cli_run_stop();
-        if (tt_given) {
-            cfg.tt_mb = (size_t)a.tt_mb;
-        } else {
-            uint64_t biggest = jc.job_nodes; /* the largest job: at the root's stone count */
-            for (int st = board_stone_count(&root); st < 6 && jc.scale > 1 && biggest < (1ull << 40); st++)
-                biggest *= (uint64_t)jc.scale;
-            if (biggest > (1ull << 40))
-                biggest = 1ull << 40;
-            uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
-            cfg.tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
-        }
+        search_dfpn_config(&o, &cfg);
         for (int i = 0; i < nw && !rc; i++) {
             rc = dfpn_create(&solvers[i], &cfg);
             runners[i] = (JobRunner){ .dfpn = solvers[i], .rules = a.rules, .store = &sd.store };
@@ -371,7 +391,7 @@ static int search_main(int argc, char **argv, bool run)
             return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
         }
         cli_run_signals();
-        Progress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 + 1.0 };
+        SearchProgress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 + 1.0 };
         JobPoolConfig pc = { .workers = nw,
                              .runners = runners,
                              .stop = cli_run_stop(),
@@ -379,7 +399,7 @@ static int search_main(int argc, char **argv, bool run)
                              .max_jobs = max_jobs,
                              .flush = flush_db,
                              .flush_ctx = db,
-                             .progress = show_progress,
+                             .progress = search_progress,
                              .ctx = &pr };
         src_rc = jobpool_run(t, &pc);
         interrupted = src_rc == RJ_EINTR;
@@ -389,7 +409,7 @@ static int search_main(int argc, char **argv, bool run)
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    report(&a, t, &root, jc.goal, jobpool_now() - t0, interrupted, &sd);
+    search_report(&a, t, &root, jc.goal, jobpool_now() - t0, interrupted, &sd);
     jt_free(t);
     for (int i = 0; i < nw; i++)
         dfpn_free(solvers[i]);

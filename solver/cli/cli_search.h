@@ -1,0 +1,50 @@
+/*
+ * cli_search.h - what `renju opening search` and the MPI master
+ * (`renju-mpi opening search`) share: the options, the per-job solver
+ * configuration, the progress lines and the final report.
+ */
+#ifndef RJ_CLI_SEARCH_H
+#define RJ_CLI_SEARCH_H
+
+#include "board.h"
+#include "cli.h"
+#include "dfpn.h"
+#include "jobtree.h"
+#include "search_db.h"
+
+/* The parsed options of `opening search|status`. */
+typedef struct {
+    CliArgs a;
+    JtConfig jc;
+    uint64_t max_jobs; /* 0: no limit */
+    int workers;       /* local worker threads */
+    bool tt_given;     /* --tt-mb given */
+    Board root;
+} SearchOpts;
+
+/*
+ * Parse argv (argv[0] = "search" or "status") into *o and check the root
+ * position against the goal.  Prints one line on error; returns 0 or the
+ * exit code.
+ */
+int search_opts(int argc, char **argv, bool run, SearchOpts *o);
+
+/* The df-pn configuration of one worker's solver (budget, threads, TT size, the stop flag). */
+void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg);
+
+/* Progress state for search_progress (stderr, at most once a second). */
+typedef struct {
+    const CliArgs *a;
+    Board root;
+    double t0, next;
+    uint64_t done;
+} SearchProgress;
+
+/* Progress callback (jobpool.h signature): ctx is a SearchProgress. */
+void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o);
+
+/* The final report on stdout (text or --json): where the root stands, and what this run did. */
+void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
+                   const SearchDb *sd);
+
+#endif /* RJ_CLI_SEARCH_H */
