@@ -18,109 +18,10 @@
 #include "proof.h"
 #include "version.h"
 
-/* LMDB's own codes are a database problem; errno values pass through. */
-int db_map_err(int rc)
-{
-    if (rc == 0 || rc > 0)
-        return rc;
-    if (rc == MDB_NOTFOUND)
-        return RJ_ENOTFOUND;
-    return RJ_EDB;
-}
-
 static void set_why(char *why, size_t whylen, const char *fmt, const char *a, const char *b)
 {
     if (why && whylen)
         snprintf(why, whylen, fmt, a, b);
-}
-
-/* ---- transactions ---- */
-
-/* Adopt a map size grown by another process (no transaction may be active here). */
-static void adopt_map(Db *db)
-{
-    pthread_rwlock_wrlock(&db->maplock);
-    mdb_env_set_mapsize(db->env, 0);
-    pthread_rwlock_unlock(&db->maplock);
-}
-
-/* Begin a transaction holding maplock shared; txn_end releases both. */
-int db_txn_begin(Db *db, unsigned flags, MDB_txn **txn)
-{
-    for (int tries = 0;; tries++) {
-        pthread_rwlock_rdlock(&db->maplock);
-        int rc = mdb_txn_begin(db->env, NULL, flags, txn);
-        if (rc == 0)
-            return 0;
-        pthread_rwlock_unlock(&db->maplock);
-        if (rc != MDB_MAP_RESIZED || tries > 3)
-            return db_map_err(rc);
-        adopt_map(db);
-    }
-}
-
-void db_txn_abort(Db *db, MDB_txn *txn)
-{
-    mdb_txn_abort(txn);
-    pthread_rwlock_unlock(&db->maplock);
-}
-
-int db_txn_commit(Db *db, MDB_txn *txn)
-{
-    int rc = mdb_txn_commit(txn);
-    pthread_rwlock_unlock(&db->maplock);
-    return rc;
-}
-
-/* Double the map (no transaction of ours may be active). */
-int db_grow_map(Db *db)
-{
-    MDB_envinfo info;
-    pthread_rwlock_wrlock(&db->maplock);
-    mdb_env_info(db->env, &info);
-    int rc = mdb_env_set_mapsize(db->env, info.me_mapsize * 2);
-    pthread_rwlock_unlock(&db->maplock);
-    return db_map_err(rc);
-}
-
-/* ---- keys ---- */
-
-void db_key(const Board *b, RuleSet rs, Color attacker, DbKey *key, int *t)
-{
-    SymKey k;
-    sym_canonical(b, rs, &k, t);
-    memcpy(key->b, k.b, SYMKEY_LEN);
-    key->b[SYMKEY_LEN] = (uint8_t)attacker;
-}
-
-int db_key_decode(const DbKey *key, Board *b, RuleSet *rs, Color *attacker)
-{
-    const uint8_t *k = key->b;
-    if ((k[0] != BLACK && k[0] != WHITE) || k[1] > RULE_STANDARD || (k[SYMKEY_LEN] != BLACK && k[SYMKEY_LEN] != WHITE))
-        return RJ_EBADDATA;
-    /* Bits past point 224 and bytes 59..63 are zero; no cell holds 3. */
-    if (k[2 + (BOARD_POINTS - 1) / 4] >> 2)
-        return RJ_EBADDATA;
-    for (int i = 3 + (BOARD_POINTS - 1) / 4; i < SYMKEY_LEN; i++)
-        if (k[i])
-            return RJ_EBADDATA;
-    for (int i = 2; i < 3 + (BOARD_POINTS - 1) / 4; i++)
-        if ((k[i] & (k[i] >> 1)) & 0x55)
-            return RJ_EBADDATA;
-    if (b) {
-        board_init(b);
-        for (int p = 0; p < BOARD_POINTS; p++) {
-            int c = k[2 + p / 4] >> (2 * (p % 4)) & 3;
-            if (c)
-                board_setup_stone(b, (Point)p, (Color)c);
-        }
-        board_set_to_move(b, (Color)k[0]);
-    }
-    if (rs)
-        *rs = (RuleSet)k[1];
-    if (attacker)
-        *attacker = (Color)k[SYMKEY_LEN];
-    return 0;
 }
 
 /* ---- open / close ---- */

@@ -1,6 +1,7 @@
 /*
  * db_impl.h - private to db/: the Db handle and the transaction helpers
- * shared by db.c (open, keys, reads) and db_write.c (queue, flush, work).
+ * (db_txn.c) shared by db.c (open, close, reads) and db_write.c (queue,
+ * flush, work).
  */
 #ifndef RJ_DB_IMPL_H
 #define RJ_DB_IMPL_H

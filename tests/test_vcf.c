@@ -96,7 +96,7 @@ static void check_proof(Board *b, Color att, RuleSet rs, const VcfResult *r)
     ProofWriter w = {0};
     pw_header(&w, rs, att);
     assert_int_equal(vcf_line_to_proof(b, att, rs, r, &w), 0);
-    /* The independent checker of solver/checker.c. */
+    /* The independent checker of proof/checker.c. */
     char why2[256];
     ProofStats st;
     if (proof_check(b, w.data, w.len, &st, why2, sizeof why2))

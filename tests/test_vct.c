@@ -27,7 +27,7 @@ static void walk(Board *b, Color att, RuleSet rs)
     pw_header(&w, rs, att);
     assert_int_equal(vct_write_proof(ctx, b, &w), 0);
     assert_int_equal(w.err, 0);
-    /* The independent checker of solver/checker.c, then our own rules-only walk. */
+    /* The independent checker of proof/checker.c, then our own rules-only walk. */
     char why2[256];
     ProofStats st;
     if (proof_check(b, w.data, w.len, &st, why2, sizeof why2)) {
