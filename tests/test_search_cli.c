@@ -286,6 +286,150 @@ static void test_report(void **state)
     free(s);
 }
 
+/* The statuses of the root's children in a search report, in order (malloc'd "pppu..."). */
+static char *child_statuses(const char *json)
+{
+    char *out = malloc(strlen(json) + 1);
+    assert_non_null(out);
+    size_t n = 0;
+    const char *p = json;
+    while ((p = strstr(p, "\"status\":\"")) != NULL) {
+        p += 10;
+        out[n++] = *p;
+    }
+    out[n] = 0;
+    return out;
+}
+
+#ifdef RJ_RENJU_MPI_BIN
+#define MPIRUN "env ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np 3 " RJ_RENJU_MPI_BIN
+
+static bool have_mpirun(void)
+{
+    return sh("command -v mpirun >/dev/null 2>&1") == 0;
+}
+
+/* Start `mpirun -np 3 renju-mpi opening search ARGS` in the background; wait for its first progress line. */
+static pid_t start_mpi(const char *args, const char *err)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "exec %s opening search %s >/dev/null 2>%s", MPIRUN, args, err);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 3000; i++) {
+        bool seen = false;
+        if (access(err, R_OK) == 0) {
+            char *e = slurp(err);
+            seen = strstr(e, "search: ") != NULL && strstr(e, "pid ") != NULL;
+            free(e);
+        }
+        if (seen)
+            return pid;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("renju-mpi reported no progress in 60 s");
+    return -1;
+}
+
+/* The master's pid from its first line, and one worker's (another renju-mpi process). */
+static void mpi_pids(const char *err, long *master, long *worker)
+{
+    char *e = slurp(err);
+    const char *p = strstr(e, "pid ");
+    assert_non_null(p);
+    *master = strtol(p + 4, NULL, 10);
+    free(e);
+    *worker = 0;
+    FILE *f = popen("pgrep -f 'renju-mpi opening search'", "r");
+    assert_non_null(f);
+    long pid;
+    while (fscanf(f, "%ld", &pid) == 1)
+        if (pid != *master && *worker == 0)
+            *worker = pid;
+    pclose(f);
+    assert_true(*master > 0 && *worker > 0);
+}
+#endif
+
+/* mpirun -np 3: the same proven set as the local search of the same workload. */
+static void test_mpi_same_as_local(void **state)
+{
+    (void)state;
+#ifdef RJ_RENJU_MPI_BIN
+    if (!have_mpirun()) {
+        print_message("mpirun not found: MPI search test skipped\n");
+        skip();
+    }
+    char dba[512], dbb[512];
+    dbpath(dba, sizeof dba, "ml.lmdb");
+    dbpath(dbb, sizeof dbb, "mm.lmdb");
+    const char *pos = "\"h8 h9 i9 e11 i11 k5 j8\" --job-nodes 50000 --json";
+    assert_int_equal(RENJU(path("ml.json"), path("ml.err"), "opening search %s --db %s", pos, dba), 0);
+    assert_int_equal(sh("%s opening search %s --db %s >%s 2>%s", MPIRUN, pos, dbb, path("mm.json"), path("mm.err")),
+                     0);
+    char *l = slurp(path("ml.json")), *m = slurp(path("mm.json"));
+    assert_non_null(strstr(m, "\"result\":\"proven\""));
+    char *sl = child_statuses(l), *sm = child_statuses(m);
+    assert_true(strlen(sl) > 200);
+    assert_string_equal(sl, sm);
+    free(sl);
+    free(sm);
+    free(l);
+    free(m);
+    assert_int_equal(RENJU(path("mv.txt"), path("mv.err"), "db verify --db %s", dbb), 0);
+    char *e = slurp(path("mm.err"));
+    assert_non_null(strstr(e, "re-checked by the master, 0 refused"));
+    free(e);
+#else
+    print_message("renju-mpi not built (CMake found no MPI): MPI search test skipped\n");
+    skip();
+#endif
+}
+
+/* A worker, then the master, killed with SIGKILL mid-run: the run ends, nothing stored is lost, the same command finishes it. */
+static void test_mpi_kill_and_resume(void **state)
+{
+    (void)state;
+#ifdef RJ_RENJU_MPI_BIN
+    if (!have_mpirun()) {
+        print_message("mpirun not found: MPI search test skipped\n");
+        skip();
+    }
+    char db[512], args[1024];
+    dbpath(db, sizeof db, "mk.lmdb");
+    snprintf(args, sizeof args, "\"h8 h9 i9 e11 i11 k5 j8\" --job-nodes 3000 --db %s", db);
+    long master, worker;
+    for (int round = 0; round < 2; round++) {
+        const char *err = round == 0 ? path("mk0.err") : path("mk1.err");
+        char errbuf[512];
+        snprintf(errbuf, sizeof errbuf, "%s", err);
+        pid_t pid = start_mpi(args, errbuf);
+        mpi_pids(errbuf, &master, &worker);
+        kill((pid_t)(round == 0 ? worker : master), SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        assert_false(WIFEXITED(st) && WEXITSTATUS(st) == 0); /* the MPI job ended with the rank */
+        sh("pkill -9 -f 'renju-mpi opening search' >/dev/null 2>&1");
+        assert_int_equal(RENJU(path("mkv.txt"), path("mkv.err"), "db verify --db %s", db), 0);
+    }
+    /* the same command resumes and finishes with the local search's result */
+    assert_int_equal(sh("%s opening search %s --json >%s 2>%s", MPIRUN, args, path("mk.json"), path("mk2.err")), 0);
+    char *m = slurp(path("mk.json"));
+    assert_non_null(strstr(m, "\"result\":\"proven\""));
+    free(m);
+    assert_int_equal(RENJU(path("mkv.txt"), path("mkv.err"), "db verify --db %s", db), 0);
+#else
+    print_message("renju-mpi not built (CMake found no MPI): MPI search test skipped\n");
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +439,8 @@ int main(void)
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_mpi_same_as_local),
+        cmocka_unit_test(test_mpi_kill_and_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

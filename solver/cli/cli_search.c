@@ -128,9 +128,11 @@ void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o
         fprintf(stderr, "search: %llu jobs (%llu proven, %llu disproven, %llu unknown), root pn/dn %u/%u, ",
                 (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                 (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn);
-        if (p->root.to_move == WHITE)
-            fprintf(stderr, "white moves %d/%d proven, N_fair in [%d, %d], ", s.proven, s.n, s.nfair_min,
+        if (p->root.to_move == WHITE && board_stone_count(&p->root) == 3)
+            fprintf(stderr, "4th moves %d/%d proven, N_fair in [%d, %d], ", s.proven, s.n, s.nfair_min,
                     s.nfair_max);
+        else if (p->root.to_move == WHITE)
+            fprintf(stderr, "white moves %d/%d proven, ", s.proven, s.n);
         else
             fprintf(stderr, "W in [%d, %d] of %d, ", s.wmin, s.wmax, s.n);
         fprintf(stderr, "%llu tree nodes, %.3g work nodes, %.0fs\n", (unsigned long long)st->tree_nodes,
@@ -391,7 +393,7 @@ static int search_main(int argc, char **argv, bool run)
             return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
         }
         cli_run_signals();
-        SearchProgress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 + 1.0 };
+        SearchProgress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 };
         JobPoolConfig pc = { .workers = nw,
                              .runners = runners,
                              .stop = cli_run_stop(),

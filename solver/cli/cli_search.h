@@ -47,4 +47,10 @@ void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o
 void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
                    const SearchDb *sd);
 
+/*
+ * `renju-mpi opening search ...` on an MPI rank (mpi_search.c; MPI_Init done
+ * by the caller): rank 0 the master, the others workers.  Returns the exit code.
+ */
+int mpi_opening_main(int argc, char **argv, int rank, int size);
+
 #endif /* RJ_CLI_SEARCH_H */

@@ -1,6 +1,8 @@
 /*
- * mpi_batch.c - `renju-mpi`: run a batch plan over MPI ranks.
+ * mpi_batch.c - `renju-mpi`: run a batch plan over MPI ranks, or the
+ * opening-level search with a master and workers (mpi_search.c).
  *
+ *   mpirun -np K renju-mpi opening search POSITION [opening search options]
  *   mpirun -np K renju-mpi PLAN --out MERGED.lmdb [--dir DIR] [batch run options]
  *
  * Rank r of K runs `renju batch run PLAN --shard r/K --db DIR/shard-r.lmdb
@@ -18,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "cli_search.h"
 #include "rules.h"
 
 enum { MAX_ARGS = 256 };
@@ -34,6 +37,13 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     rules_init();
+    if (argc >= 2 && !strcmp(argv[1], "opening")) {
+        int rc = mpi_opening_main(argc - 1, argv + 1, rank, size);
+        int worst = 0;
+        MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return worst;
+    }
     const char *out = NULL, *dir = NULL;
     int code = 0;
     if (cli_take_opt(&argc, argv, "out", true, &out) > 1 || cli_take_opt(&argc, argv, "dir", true, &dir) > 1)
