@@ -206,10 +206,13 @@ int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t 
         rc = rc == ENOENT ? RJ_ENODB : rc == EINVAL ? RJ_EDB : db_map_err(rc);
         goto fail;
     }
-    /* A truncated file would fault when its missing pages are touched. */
+    /* A truncated file would fault when its missing pages are touched.  The
+     * size is taken after the last page number: a writer in another process
+     * writes a commit's pages before the meta page that names them, and the
+     * file never shrinks, so only a real truncation makes it smaller. */
     MDB_envinfo info;
     MDB_stat est;
-    if (stat(path, &sb) == 0 && mdb_env_info(db->env, &info) == 0 && mdb_env_stat(db->env, &est) == 0 &&
+    if (mdb_env_info(db->env, &info) == 0 && mdb_env_stat(db->env, &est) == 0 && stat(path, &sb) == 0 &&
         (uint64_t)sb.st_size < ((uint64_t)info.me_last_pgno + 1) * est.ms_psize) {
         set_why(why, whylen, "%s: database file is truncated%s", path, "");
         rc = RJ_EDB;
