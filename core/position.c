@@ -6,6 +6,7 @@
 
 #include "board.h"
 #include "error.h"
+#include "names.h"
 #include "notation.h"
 #include "openings.h"
 #include "rules.h"
@@ -29,8 +30,6 @@ static const char *word_end(const char *q)
         q++;
     return q;
 }
-
-static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
 /* The game result after the moves so far, as text for messages. */
 static const char *over_text(Color winner) { return winner == BLACK ? "black won" : winner == WHITE ? "white won" : "drawn"; }

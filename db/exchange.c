@@ -10,12 +10,11 @@
 
 #include "board.h"
 #include "error.h"
+#include "names.h"
 #include "notation.h"
 #include "position.h"
 
-static const char *const RULE_NAMES[] = { "renju", "freestyle", "standard" };
 
-static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
 /* Append the stone list of colour c ("h8,j10") to f. */
 static void put_stones(FILE *f, const Board *b, Color c)
@@ -48,7 +47,7 @@ int dbx_format(const DbEntry *e, char **line)
     fputs(" W:", f);
     put_stones(f, &b, WHITE);
     fprintf(f, "\",\"to_move\":\"%s\",\"rules\":\"%s\",\"attacker\":\"%s\",\"result\":\"%s\",\"best\":",
-            color_name(b.to_move), RULE_NAMES[rs], color_name(att), record_result_str(r->result));
+            color_name(b.to_move), ruleset_name(rs), color_name(att), result_name(r->result));
     if (r->best == POINT_NONE) {
         fputs("null", f);
     } else {
@@ -285,19 +284,6 @@ static const char *clip(const char *s, char *buf)
     return buf;
 }
 
-static int parse_color_name(const char *s, Color *c)
-{
-    if (!s)
-        return -1;
-    if (!strcmp(s, "black"))
-        *c = BLACK;
-    else if (!strcmp(s, "white"))
-        *c = WHITE;
-    else
-        return -1;
-    return 0;
-}
-
 int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **proof, size_t *proof_len, char *why,
               size_t whylen)
 {
@@ -317,32 +303,20 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
         goto done;
     }
     *rs = RULE_RENJU;
-    if (f.rules) {
-        int i = 0;
-        while (i < 3 && strcmp(f.rules, RULE_NAMES[i]))
-            i++;
-        if (i == 3) {
-            perr(&p, "bad rules '%s'", clip(f.rules, cb));
-            goto done;
-        }
-        *rs = (RuleSet)i;
+    if (f.rules && ruleset_parse(f.rules, false, rs)) {
+        perr(&p, "bad rules '%s'", clip(f.rules, cb));
+        goto done;
     }
     Color to_move = EMPTY;
-    if (f.to_move && parse_color_name(f.to_move, &to_move)) {
+    if (f.to_move && color_parse(f.to_move, false, &to_move)) {
         perr(&p, "bad to_move '%s'", clip(f.to_move, cb));
         goto done;
     }
-    if (parse_color_name(f.attacker, &r->attacker)) {
+    if (color_parse(f.attacker, false, &r->attacker)) {
         perr(&p, "bad attacker '%s'", clip(f.attacker, cb));
         goto done;
     }
-    if (!strcmp(f.result, "proven"))
-        r->result = RESULT_PROVEN;
-    else if (!strcmp(f.result, "disproven"))
-        r->result = RESULT_DISPROVEN;
-    else if (!strcmp(f.result, "unknown"))
-        r->result = RESULT_UNKNOWN;
-    else {
+    if (result_parse(f.result, false, &r->result)) {
         perr(&p, "bad result '%s'", clip(f.result, cb));
         goto done;
     }

@@ -84,12 +84,3 @@ int record_decode(const uint8_t *buf, size_t len, DbRecord *r)
     r->version[n] = 0;
     return 0;
 }
-
-const char *record_result_str(Result r)
-{
-    switch (r) {
-    case RESULT_PROVEN: return "proven";
-    case RESULT_DISPROVEN: return "disproven";
-    default: return "unknown";
-    }
-}

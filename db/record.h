@@ -60,7 +60,4 @@ int record_encode(const DbRecord *r, uint8_t *out, size_t cap, size_t *len);
 /* Decode buf[0..len) into *r.  Returns 0 or RJ_EBADDATA (r then unspecified). */
 int record_decode(const uint8_t *buf, size_t len, DbRecord *r);
 
-/* "proven" / "disproven" / "unknown". */
-const char *record_result_str(Result r);
-
 #endif /* RJ_RECORD_H */

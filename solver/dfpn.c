@@ -6,9 +6,9 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "nodegen.h"
 #include "placement.h"
@@ -143,13 +143,6 @@ static void cache_put(GenCacheEntry *e, uint32_t epoch, Key key, const Children 
         e->init_pn[i] = (uint8_t)c->init_pn[i];
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A 64-bit sum clamped to PN_INF. */
 static inline ProofNum pn_clamp64(uint64_t v) { return v >= PN_INF ? PN_INF : (ProofNum)v; }
 
@@ -275,10 +268,10 @@ static void flush_tt_count(Worker *w)
          * takes ~2.5 ms, and a thread doing little else would stop being a
          * racer.
          */
-        double t = now_s();
+        double t = clock_now();
         if (w->prep_s * 8 <= t - s->t0) {
             tt_prepare_growth(&s->tt, PREPARE_BYTES);
-            w->prep_s += now_s() - t;
+            w->prep_s += clock_now() - t;
         }
     }
 }
@@ -307,7 +300,7 @@ static void count_work(Worker *w, uint64_t n)
     if (s->cfg.stop && atomic_load(s->cfg.stop))
         atomic_store(&s->interrupted, true);
     if (s->deadline > 0 || (w->tid == 0 && s->cfg.progress)) {
-        double t = now_s();
+        double t = clock_now();
         if (s->deadline > 0 && t >= s->deadline)
             atomic_store(&s->stop_internal, true);
         if (w->tid == 0 && s->cfg.progress && t >= w->next_progress) {
@@ -927,7 +920,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     atomic_store(&s->interrupted, false);
     atomic_store(&s->nodes, 0);
     atomic_store(&s->dfpn_nodes, 0);
-    s->t0 = now_s();
+    s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
@@ -1006,7 +999,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
     res->max_thread_nodes = atomic_load(&max_thread_nodes);
     res->thread0_nodes = atomic_load(&thread0_nodes);
-    res->time_s = now_s() - s->t0;
+    res->time_s = clock_now() - s->t0;
     res->root_pn = e.pn;
     res->root_dn = e.dn;
     res->best = found ? e.best : POINT_NONE;

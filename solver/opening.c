@@ -3,21 +3,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "proof.h"
 #include "proof_extract.h"
 #include "rules.h"
 #include "sym.h"
-
-double opening_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void solve_init(OpeningSolve *o)
 {
@@ -130,7 +123,7 @@ static int solve_classes(const OpeningConfig *c, Board *b, const MoveClass *cls,
         solve_init(&out[i].res);
     }
     for (int i = 0; i < k; i++) {
-        if (c->deadline > 0 && opening_now() >= c->deadline)
+        if (c->deadline > 0 && clock_now() >= c->deadline)
             return 0;
         board_play(b, cls[i].moves[0]);
         int rc = opening_solve(c, b, &out[i].res);

@@ -59,15 +59,12 @@ typedef struct {
     RuleSet rules;
     const ResultStore *store;  /* may be NULL */
     bool proofs;               /* extract, check and store proofs of proven results */
-    double deadline;           /* overall wall-clock deadline (opening_now() scale), 0: none;
+    double deadline;           /* overall deadline in clock_now() seconds (clock.h), 0: none;
                                   positions not started before it count as unknown */
     /* Called after each position (may be NULL): done/total positions so far. */
     void (*progress)(void *ctx, int done, int total, const Board *pos, const OpeningSolve *r);
     void *progress_ctx;
 } OpeningConfig;
-
-/* Monotonic clock in seconds (the scale of OpeningConfig.deadline). */
-double opening_now(void);
 
 /*
  * Status for black of position b (any side to move; b not modified): the

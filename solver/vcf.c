@@ -3,9 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "rules.h"
 #include "threat.h"
@@ -34,13 +34,6 @@ struct VcfCtx {
     Point path[VCF_MAX_LINE];
     VcfResult *out;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 VcfCtx *vcf_new(int tt_log2)
 {
@@ -109,7 +102,7 @@ static bool out_of_budget(VcfCtx *c)
     if ((c->nodes & POLL_MASK) == 1) {
         if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
             return c->abort = true;
-        if (c->deadline > 0 && now_s() > c->deadline)
+        if (c->deadline > 0 && clock_now() > c->deadline)
             return c->abort = true;
     }
     return false;
@@ -285,7 +278,7 @@ int vcf_search(VcfCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->salt = zob_mix(ZOB_SEED ^ 0x5643460000ull ^ ((uint64_t)attacker << 8) ^ (uint64_t)rs);
     c->nodes = 0;
     c->max_nodes = opts->max_nodes;
-    c->deadline = opts->max_time_s > 0 ? now_s() + opts->max_time_s : 0;
+    c->deadline = opts->max_time_s > 0 ? clock_now() + opts->max_time_s : 0;
     c->stop = opts->stop;
     c->abort = false;
     c->out = out;

@@ -3,9 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "rules.h"
 #include "threat.h"
@@ -47,13 +47,6 @@ struct VctCtx {
     uint64_t dis_mask;
     bool proven;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 VctCtx *vct_new(int tt_log2, uint32_t max_tree)
 {
@@ -196,7 +189,7 @@ static bool out_of_budget(VctCtx *c)
         return c->abort = true;
     if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
         return c->abort = true;
-    if (c->deadline > 0 && now_s() > c->deadline)
+    if (c->deadline > 0 && clock_now() > c->deadline)
         return c->abort = true;
     return false;
 }
@@ -487,7 +480,7 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
         return RJ_EBADARG;
     c->nodes = 0;
     c->max_nodes = opts->max_nodes;
-    c->deadline = opts->max_time_s > 0 ? now_s() + opts->max_time_s : 0;
+    c->deadline = opts->max_time_s > 0 ? clock_now() + opts->max_time_s : 0;
     c->stop = opts->stop;
     c->abort = false;
     c->root_or = b->to_move == attacker;

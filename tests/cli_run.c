@@ -4,12 +4,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_run.h"
+
+enum { MAX_ARGS = 32 };
 
 static void slurp(FILE *f, char *buf, size_t len)
 {
@@ -18,35 +24,93 @@ static void slurp(FILE *f, char *buf, size_t len)
     buf[n] = 0;
 }
 
-/* Run renju with the NULL-terminated argument list; capture everything. */
-void run(Run *r, const char *arg, ...)
+/* argv for execv: the binary, then the NULL-terminated list starting at arg. */
+static void make_argv(const char **argv, const char *arg, va_list ap)
 {
-    const char *argv[32];
     int argc = 0;
     argv[argc++] = RJ_RENJU_BIN;
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a && argc < 31; a = va_arg(ap, const char *))
+    for (const char *a = arg; a && argc < MAX_ARGS - 1; a = va_arg(ap, const char *))
         argv[argc++] = a;
-    va_end(ap);
     argv[argc] = NULL;
-    FILE *out = tmpfile(), *err = tmpfile();
-    assert_non_null(out);
-    assert_non_null(err);
+}
+
+/* Fork and exec argv with stdout/stderr on the descriptors out/err; the child's pid. */
+static pid_t spawn(const char **argv, int out, int err)
+{
     fflush(NULL);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        dup2(fileno(out), 1);
-        dup2(fileno(err), 2);
+        dup2(out, 1);
+        dup2(err, 2);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
+    return pid;
+}
+
+int run_wait(pid_t pid)
+{
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
-    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void run(Run *r, const char *arg, ...)
+{
+    const char *argv[MAX_ARGS];
+    va_list ap;
+    va_start(ap, arg);
+    make_argv(argv, arg, ap);
+    va_end(ap);
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    r->code = run_wait(spawn(argv, fileno(out), fileno(err)));
     slurp(out, r->out, sizeof r->out);
     slurp(err, r->err, sizeof r->err);
     fclose(out);
     fclose(err);
+}
+
+/* True when a line of file path contains needle. */
+static bool file_has(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    bool seen = false;
+    while (!seen && fgets(line, sizeof line, f))
+        seen = strstr(line, needle) != NULL;
+    fclose(f);
+    return seen;
+}
+
+pid_t run_until(const char *out_path, const char *err_path, const char *needle, const char *arg, ...)
+{
+    const char *argv[MAX_ARGS];
+    va_list ap;
+    va_start(ap, arg);
+    make_argv(argv, arg, ap);
+    va_end(ap);
+    FILE *out = fopen(out_path, "w"), *err = fopen(err_path, "w");
+    assert_non_null(out);
+    assert_non_null(err);
+    pid_t pid = spawn(argv, fileno(out), fileno(err));
+    fclose(out);
+    fclose(err);
+    for (int i = 0; i < 3000; i++) { /* 60 s */
+        if (file_has(err_path, needle))
+            return pid;
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            fail_msg("renju %s ended (status %d) before printing \"%s\" on stderr", argv[1], st, needle);
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    fail_msg("renju %s printed no \"%s\" on stderr in 60 s", argv[1], needle);
+    return -1;
 }

@@ -16,6 +16,7 @@
 #include "proof.h"
 #include "rules.h"
 #include "sym.h"
+#include "test_util.h"
 
 /* Positions (stone sets). */
 /* Black has an open four h8..k8: black to move wins at once. */
@@ -38,19 +39,10 @@ static Point P(const char *s)
     return p;
 }
 
-static void parse(const char *text, Board *b)
-{
-    char err[256];
-    int rc = position_parse(text, RULE_RENJU, EMPTY, b, err, sizeof err);
-    if (rc)
-        fail_msg("position_parse(%s): %s", text, err);
-}
-
 /* The checker needs real rules: skip (loudly) while core/rules.c is the placeholder. */
 static void need_rules(void)
 {
-    Board b;
-    parse(POS_FIVE, &b);
+    Board b = parse_pos(POS_FIVE, EMPTY);
     if (!rules_makes_five(&b, P("l8"), BLACK, RULE_RENJU)) {
         print_message("rules module is a placeholder: checker tests skipped\n");
         skip();
@@ -94,8 +86,7 @@ static void build(Pf *p, RuleSet rs, Color att, const char *tokens)
 
 static void expect_valid(const char *pos, const Pf *p, ProofStats *st)
 {
-    Board b;
-    parse(pos, &b);
+    Board b = parse_pos(pos, EMPTY);
     Board before = b;
     char why[256];
     int rc = proof_check(&b, p->buf, p->len, st, why, sizeof why);
@@ -114,8 +105,7 @@ static void expect_valid(const char *pos, const Pf *p, ProofStats *st)
 
 static void expect_invalid(const char *pos, const Pf *p, const char *reason)
 {
-    Board b;
-    parse(pos, &b);
+    Board b = parse_pos(pos, EMPTY);
     char why[256];
     int rc = proof_check(&b, p->buf, p->len, NULL, why, sizeof why);
     if (rc == 0)
@@ -172,8 +162,7 @@ static void test_forbidden_block(void **state)
 {
     (void)state;
     need_rules();
-    Board b;
-    parse(POS_FORBIDDEN_BLOCK, &b);
+    Board b = parse_pos(POS_FORBIDDEN_BLOCK, EMPTY);
     Board w = b;
     board_play(&w, P("f12"));
     assert_true(rules_is_forbidden(&w, P("g12")));
@@ -215,8 +204,7 @@ static void test_illegal_moves(void **state)
     /* Black plays its forbidden double-three as attacker. */
     Pf q;
     pf_header(&q, RULE_RENJU, BLACK);
-    Board b;
-    parse("B:b12,e10,f11,g10,g11,a3 W:c12,d12,e12,f12,o1,o3", &b);
+    Board b = parse_pos("B:b12,e10,f11,g10,g11,a3 W:c12,d12,e12,f12,o1,o3", EMPTY);
     assert_true(rules_is_forbidden(&b, P("g12")));
     pf_add(&q, "g12 #0");
     expect_invalid("B:b12,e10,f11,g10,g11,a3 W:c12,d12,e12,f12,o1,o3", &q, "attacker move g12 is illegal");
@@ -250,8 +238,7 @@ static void test_truncated_and_garbled(void **state)
     need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9 #0");
-    Board b;
-    parse(POS_FOUR3, &b);
+    Board b = parse_pos(POS_FOUR3, EMPTY);
     char why[256];
     for (size_t n = 0; n < p.len; n++) {
         assert_int_equal(proof_check(&b, p.buf, n, NULL, why, sizeof why), RJ_EBADDATA);
@@ -314,8 +301,7 @@ static void test_transform(void **state)
     const char *tree[] = { "f5 #1 g5 h9 #1 h8 i9 #0", "f5 #1 g5 h9 #0", "f12 #0" };
     const Color att[] = { BLACK, BLACK, WHITE };
     for (int i = 0; i < 3; i++) {
-        Board b;
-        parse(pos[i], &b);
+        Board b = parse_pos(pos[i], EMPTY);
         Pf p;
         build(&p, RULE_RENJU, att[i], tree[i]);
         ProofStats st0, st;
@@ -337,8 +323,7 @@ static void test_transform(void **state)
         }
     }
     /* A garbled proof is left unchanged. */
-    Board b;
-    parse(POS_FOUR3, &b);
+    Board b = parse_pos(POS_FOUR3, EMPTY);
     Pf p;
     build(&p, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9");
     Pf q = p;

@@ -1,5 +1,5 @@
 /* test_db_cli.c - end to end against the built `renju` binary: query, db stats /
- * verify / merge / export / import, exit codes for missing, foreign, truncated,
+ * verify / merge / export / import (import stopped by SIGTERM), exit codes for missing, foreign, truncated,
  * corrupt, newer-schema and read-only databases, a CLI reader while another
  * process writes, and kill -9 of a writing process at random moments. */
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -397,6 +398,69 @@ static void test_export_import_merge(void **state)
     assert_non_null(strstr(slurp(path("stderr.txt")), "line 2"));
 }
 
+/* The state letter of process pid in /proc (R running, S sleeping, ...), or 0. */
+static char proc_state(pid_t pid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *rp = strrchr(buf, ')'); /* "pid (comm) S ..." */
+    return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/* SIGTERM while `db import -` waits for more input: the lines read are committed, exit 75. */
+static void test_import_interrupted(void **state)
+{
+    (void)state;
+    const char *db = path("intr.lmdb");
+    rm_db(db);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[0], 0);
+        close(fds[0]);
+        close(fds[1]);
+        if (!freopen("/dev/null", "w", stdout) || !freopen(path("intr.err"), "w", stderr))
+            _exit(126);
+        execl(RJ_RENJU_BIN, "renju", "db", "import", "-", "--db", db, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[0]);
+    const char *lines = "{\"position\":\"B:h8,i10 W:h9\",\"attacker\":\"black\",\"result\":\"disproven\"}\n"
+                        "{\"position\":\"B:h8,h10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n";
+    assert_int_equal(write(fds[1], lines, strlen(lines)), (ssize_t)strlen(lines));
+    /* Synchronise without sleeping on a guess: the pipe is drained and the importer sleeps (in
+     * read: the only place it blocks once its input is taken), so both lines are queued. */
+    bool waiting = false;
+    for (int i = 0; i < 3000 && !waiting; i++) {
+        int unread = -1;
+        assert_int_equal(ioctl(fds[1], FIONREAD, &unread), 0);
+        waiting = unread == 0 && proc_state(pid) == 'S';
+        if (!waiting) {
+            struct timespec ts = { 0, 20 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    assert_true(waiting);
+    kill(pid, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    close(fds[1]);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 75);
+    assert_non_null(strstr(slurp(path("intr.err")), "interrupted"));
+    assert_int_equal(run(path("intr.txt"), "db stats --json --db %s", db), 0);
+    assert_non_null(strstr(slurp(path("intr.txt")), "\"entries\":2,\"proven\":1,\"disproven\":1"));
+}
+
 /* ---- a writing child process ---- */
 
 /* Entry i: a distinct position (the bits of i as black stones on rows 1-2, an anchor near the centre). */
@@ -721,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_read_only_dir),
         cmocka_unit_test(test_query_images_and_children),
         cmocka_unit_test(test_export_import_merge),
+        cmocka_unit_test(test_import_interrupted),
         cmocka_unit_test(test_cli_reader_while_writing),
         cmocka_unit_test(test_kill_writer),
         cmocka_unit_test(test_stale_reader_and_map_growth),

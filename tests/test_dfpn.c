@@ -19,15 +19,8 @@
 #include "proof_extract.h"
 #include "rules.h"
 #include "sym.h"
+#include "test_util.h"
 #include "vcf.h"
-
-static void parse(const char *text, Color to_move, Board *b)
-{
-    char err[256];
-    int rc = position_parse(text, RULE_RENJU, to_move, b, err, sizeof err);
-    if (rc)
-        fail_msg("position_parse(%s): %s", text, err);
-}
 
 typedef struct {
     DfpnResult r;
@@ -80,8 +73,7 @@ static DfpnConfig black_cfg(size_t tt_mb, uint64_t nodes)
 
 static Solved solve(const char *pos, Color to_move, Color attacker, uint64_t nodes)
 {
-    Board b;
-    parse(pos, to_move, &b);
+    Board b = parse_pos(pos, to_move);
     DfpnConfig cfg;
     dfpn_config_default(&cfg);
     cfg.attacker = attacker;
@@ -107,8 +99,7 @@ static void test_known_wins(void **state)
     };
     for (int vct = 0; vct <= 1; vct++) /* without and with the leaf VCT */
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            Board b;
-            parse(cases[i].pos, cases[i].to_move, &b);
+            Board b = parse_pos(cases[i].pos, cases[i].to_move);
             DfpnConfig cfg;
             dfpn_config_default(&cfg);
             cfg.max_nodes = 20000;
@@ -137,8 +128,7 @@ static void test_agrees_with_vcf(void **state)
     VcfCtx *v = vcf_new(16);
     assert_non_null(v);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Board b;
-        parse(cases[i], EMPTY, &b);
+        Board b = parse_pos(cases[i], EMPTY);
         ThreatOpts o;
         memset(&o, 0, sizeof o);
         VcfResult vr;
@@ -268,8 +258,7 @@ static void test_determinism_and_threads(void **state)
     assert_int_equal(a.r.result, RESULT_PROVEN);
     assert_int_equal(a.r.nodes, b.r.nodes);
     assert_int_equal(a.proof_nodes, b.proof_nodes);
-    Board bd;
-    parse(pos, WHITE, &bd);
+    Board bd = parse_pos(pos, WHITE);
     DfpnConfig cfg;
     dfpn_config_default(&cfg);
     cfg.threads = 2;
@@ -278,8 +267,7 @@ static void test_determinism_and_threads(void **state)
     Solved p = solve_cfg(&bd, &cfg);
     assert_int_equal(p.r.result, RESULT_PROVEN);
     /* A real opening position with 2 threads: proven, and the proof passes the checker (solve_cfg). */
-    Board op;
-    parse("h8 h9 i9 e5 k9 e11", EMPTY, &op);
+    Board op = parse_pos("h8 h9 i9 e5 k9 e11", EMPTY);
     cfg.attacker = BLACK;
     cfg.tt_mb = 32;
     cfg.max_nodes = 5000000;
@@ -299,8 +287,8 @@ static void test_solver_reuse(void **state)
 {
     (void)state;
     Board a, b;
-    parse("h8 i9 i7 i8 g7 f8", EMPTY, &a);
-    parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
+    a = parse_pos("h8 i9 i7 i8 g7 f8", EMPTY);
+    b = parse_pos("h8 h9 i9 e5 k9 e11", EMPTY);
     DfpnConfig cfg = black_cfg(32, 5000000);
     Solved fresh = solve_cfg(&a, &cfg);
     assert_int_equal(fresh.r.result, RESULT_PROVEN);
@@ -345,8 +333,7 @@ static void test_solver_reuse(void **state)
 static void test_tt_growth(void **state)
 {
     (void)state;
-    Board b;
-    parse("h8 i9 i7 i8 g7 f11", EMPTY, &b);
+    Board b = parse_pos("h8 i9 i7 i8 g7 f11", EMPTY);
     DfpnConfig cfg = black_cfg(64, 20000000);
     Solved one = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
     assert_int_equal(one.r.result, RESULT_PROVEN);
@@ -378,7 +365,7 @@ static void test_tt_growth(void **state)
     assert_int_equal(nested.r.result, RESULT_PROVEN);
     assert_true(nested.tt_buckets >= 2 * (TT_START_BYTES / TT_BUCKET_BYTES));
     /* A small solve stays in a small table with two threads as with one. */
-    parse("h8 h9 i9 e5 k9 e11", EMPTY, &b);
+    b = parse_pos("h8 h9 i9 e5 k9 e11", EMPTY);
     cfg.tt_mb = 256;
     Solved small = solve_cfg(&b, &cfg);
     assert_int_equal(small.r.result, RESULT_PROVEN);
@@ -395,8 +382,7 @@ static void test_tt_growth(void **state)
 static void test_solved_store(void **state)
 {
     (void)state;
-    Board b;
-    parse("h8 i9 i7 i8 g7 f11", EMPTY, &b);
+    Board b = parse_pos("h8 i9 i7 i8 g7 f11", EMPTY);
     for (size_t mb = 1; mb <= 3; mb++) {
         DfpnConfig cfg = black_cfg(mb, 3000000);
         Solved one = solve_cfg(&b, &cfg);
@@ -440,8 +426,7 @@ static void test_portfolio(void **state)
     cfg.attacker = BLACK;
     cfg.tt_mb = 64;
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
-        Board b;
-        parse(lines[k], EMPTY, &b);
+        Board b = parse_pos(lines[k], EMPTY);
         cfg.threads = 1;
         Solved one = solve_cfg(&b, &cfg);
         assert_int_equal(one.r.result, RESULT_PROVEN);
@@ -490,8 +475,7 @@ static void test_tie_transform(void **state)
     cfg.attacker = BLACK;
     static Children c0, c1;
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
-        Board b;
-        parse(lines[k], EMPTY, &b);
+        Board b = parse_pos(lines[k], EMPTY);
         for (int t = 1; t < NUM_SYMS; t++) {
             Board tb;
             board_init(&tb);
@@ -551,8 +535,7 @@ static void test_set_config(void **state)
     cfg.tt_mb = 8;
     Dfpn *s;
     assert_int_equal(dfpn_create(&s, &cfg), 0);
-    Board b;
-    parse("h8 h9 i8 i9 j8 j9", EMPTY, &b);
+    Board b = parse_pos("h8 h9 i8 i9 j8 j9", EMPTY);
     DfpnResult r1, r2;
     assert_int_equal(dfpn_solve(s, &b, &r1), 0);
     assert_int_equal(r1.result, RESULT_PROVEN);
@@ -578,8 +561,7 @@ static void test_set_config(void **state)
 static void test_stop_flag(void **state)
 {
     (void)state;
-    Board b;
-    parse("h8 h9", EMPTY, &b);
+    Board b = parse_pos("h8 h9", EMPTY);
     atomic_bool stop = true;
     DfpnConfig cfg;
     dfpn_config_default(&cfg);

@@ -12,19 +12,13 @@
 #include "openings.h"
 #include "position.h"
 #include "rules.h"
+#include "test_util.h"
 
 static int setup(void **state)
 {
     (void)state;
     rules_init();
     return 0;
-}
-
-static void parse(const char *text, Board *b)
-{
-    char err[256];
-    if (position_parse(text, RULE_RENJU, EMPTY, b, err, sizeof err))
-        fail_msg("'%s': %s", text, err);
 }
 
 /* Independent oracle: does transform t map b's stones onto themselves (checked point by point)? */
@@ -89,7 +83,7 @@ static void test_asymmetric_p4(void **state)
     (void)state;
     Board b;
     MoveClass cls[BOARD_POINTS];
-    parse("D4 j10", &b);
+    b = parse_pos("D4 j10", EMPTY);
     int n = fifth_classes(&b, RULE_RENJU, cls);
     assert_int_equal(check_classes(&b, cls, n), BOARD_POINTS - 4);
     for (int i = 0; i < n; i++)
@@ -102,7 +96,7 @@ static void test_d1_axis(void **state)
     Board b;
     MoveClass cls[BOARD_POINTS];
     /* D1 (h8 h9 h10) + white h11 on the axis: the mirror in the h file fixes it. */
-    parse("D1 h11", &b);
+    b = parse_pos("D1 h11", EMPTY);
     int n = fifth_classes(&b, RULE_RENJU, cls);
     check_classes(&b, cls, n);
     int singles = 0;
@@ -120,7 +114,7 @@ static void test_d1_axis(void **state)
     assert_int_equal(singles, 15 - 4);
     assert_int_equal(n, 11 + (BOARD_POINTS - 15) / 2);
     /* Off the axis the 4th move breaks the symmetry. */
-    parse("D1 i11", &b);
+    b = parse_pos("D1 i11", EMPTY);
     assert_int_equal(fifth_classes(&b, RULE_RENJU, cls), BOARD_POINTS - 4);
 }
 
@@ -131,7 +125,7 @@ static void test_symmetric_p4_from_asymmetric_opening(void **state)
     (void)state;
     Board b;
     MoveClass cls[BOARD_POINTS];
-    parse("D4 i8", &b);
+    b = parse_pos("D4 i8", EMPTY);
     assert_int_equal(__builtin_popcount(sym_stabiliser(&b)), 2);
     int n = fifth_classes(&b, RULE_RENJU, cls);
     check_classes(&b, cls, n);
@@ -146,7 +140,7 @@ static void test_fourth_classes(void **state)
     int total = 0;
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
-        parse(o->code, &b);
+        b = parse_pos(o->code, EMPTY);
         int n = fifth_fourth_classes(&b, RULE_RENJU, cls);
         check_classes(&b, cls, n);
         bool sym = sym_stabiliser(&b) != 1u;
@@ -165,7 +159,7 @@ static void test_all_fifth_classes(void **state)
     MoveClass c4[BOARD_POINTS], c5[BOARD_POINTS];
     long p4 = 0, total = 0, symmetric = 0;
     for (int i = 0; i < NUM_OPENINGS; i++) {
-        parse(opening_get(i)->code, &b);
+        b = parse_pos(opening_get(i)->code, EMPTY);
         int n4 = fifth_fourth_classes(&b, RULE_RENJU, c4);
         for (int j = 0; j < n4; j++) {
             board_play(&b, c4[j].moves[0]);
@@ -196,16 +190,16 @@ static void test_wrong_shapes(void **state)
     (void)state;
     Board b;
     MoveClass cls[BOARD_POINTS];
-    parse("D4", &b);
+    b = parse_pos("D4", EMPTY);
     assert_int_equal(fifth_classes(&b, RULE_RENJU, cls), RJ_EBADPOS);
-    parse("D4 j10", &b);
+    b = parse_pos("D4 j10", EMPTY);
     assert_int_equal(fifth_fourth_classes(&b, RULE_RENJU, cls), RJ_EBADPOS);
-    parse("D4 j10 i10", &b);
+    b = parse_pos("D4 j10 i10", EMPTY);
     assert_int_equal(fifth_classes(&b, RULE_RENJU, cls), RJ_EBADPOS);
-    parse("h8 pass h9 pass", &b); /* 2 black stones, 0 white */
+    b = parse_pos("h8 pass h9 pass", EMPTY); /* 2 black stones, 0 white */
     assert_int_equal(fifth_classes(&b, RULE_RENJU, cls), RJ_EBADPOS);
     /* The empty board: the 8 symmetries, 1 + 7 + 7 + 21 classes in the 1/8 wedge. */
-    parse("B: W:", &b);
+    b = parse_pos("B: W:", EMPTY);
     assert_int_equal(fifth_move_classes(&b, RULE_RENJU, cls), 36);
 }
 

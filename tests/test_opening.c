@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "opening.h"
 #include "position.h"
 #include "rules.h"
 #include "sym.h"
+#include "test_util.h"
 
 /* An in-memory ResultStore keyed by the canonical position. */
 typedef struct {
@@ -60,14 +62,6 @@ static int mem_store(void *ctx, const Board *b, RuleSet rs, const StoredResult *
     return 0;
 }
 
-static Board parse(const char *text, Color tm)
-{
-    Board b;
-    char err[256];
-    assert_int_equal(position_parse(text, RULE_RENJU, tm, &b, err, sizeof err), 0);
-    return b;
-}
-
 static MemStore g_m;
 static ResultStore g_rs = { &g_m, mem_lookup, mem_store };
 
@@ -92,7 +86,7 @@ static void test_solve_store(void **state)
     Dfpn *s = make_dfpn(1, 0, NULL);
     OpeningConfig c = { .dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .proofs = true };
     /* An open four, white to move: proven, with a checked proof written. */
-    Board b = parse("B:f8,g8,h8,i8 W:h7,h9,a1", WHITE);
+    Board b = parse_pos("B:f8,g8,h8,i8 W:h7,h9,a1", WHITE);
     OpeningSolve r;
     assert_int_equal(opening_solve(&c, &b, &r), 0);
     assert_int_equal(r.status, RESULT_PROVEN);
@@ -105,7 +99,7 @@ static void test_solve_store(void **state)
     assert_true(r.from_store && !r.searched);
     assert_int_equal(g_m.stores, 1);
     /* An unsolved position within the budget: an effort record with the nodes spent. */
-    Board u = parse("h8 h9 i9 j10", EMPTY);
+    Board u = parse_pos("h8 h9 i9 j10", EMPTY);
     assert_int_equal(opening_solve(&c, &u, &r), 0);
     assert_int_equal(r.status, RESULT_UNKNOWN);
     assert_true(r.searched && r.nodes >= 1);
@@ -132,7 +126,7 @@ static void test_solve_store(void **state)
     assert_true(r.searched);
     dfpn_free(s);
     /* A finished game needs no search: a black five is proven, a white five disproven. */
-    Board w = parse("B:d8,e8,f8,g8 W:h7,h9,a1,a2", BLACK);
+    Board w = parse_pos("B:d8,e8,f8,g8 W:h7,h9,a1,a2", BLACK);
     board_play(&w, point_make(7, 7)); /* h8: five */
     assert_int_equal(opening_solve(&c, &w, &r), 0);
     assert_int_equal(r.status, RESULT_PROVEN);
@@ -146,8 +140,8 @@ static void test_classes_deadline_and_stop(void **state)
     Dfpn *s = make_dfpn(1, 0, &stop);
     OpeningClass *cl = malloc(sizeof *cl * BOARD_POINTS);
     /* Deadline passed: nothing searched, every class unknown, W in [0, n]. */
-    OpeningConfig c = { .dfpn = s, .rules = RULE_RENJU, .deadline = opening_now() - 1 };
-    Board b = parse("D1 h11", EMPTY);
+    OpeningConfig c = { .dfpn = s, .rules = RULE_RENJU, .deadline = clock_now() - 1 };
+    Board b = parse_pos("D1 h11", EMPTY);
     int n, lo, hi;
     assert_int_equal(opening_move_classes(&c, &b, cl, &n, &lo, &hi), 0);
     assert_int_equal(n, opening_count_classes(&b, RULE_RENJU));
@@ -157,7 +151,7 @@ static void test_classes_deadline_and_stop(void **state)
     for (int i = 0; i < n; i++)
         assert_false(cl[i].res.searched);
     /* White to move is not a black-move question. */
-    Board w = parse("D1", EMPTY);
+    Board w = parse_pos("D1", EMPTY);
     assert_int_equal(opening_move_classes(&c, &w, cl, &n, &lo, &hi), RJ_EBADPOS);
     /* Stop flag raised: RJ_EINTR, all classes listed, bounds still valid. */
     c.deadline = 0;
@@ -168,7 +162,7 @@ static void test_classes_deadline_and_stop(void **state)
     assert_int_equal(hi, n);
     /* Immediate wins: the open-four class is proven and counted. */
     atomic_store(&stop, false);
-    Board t = parse("B:g8,h8,i8 W:h7,h9", BLACK);
+    Board t = parse_pos("B:g8,h8,i8 W:h7,h9", BLACK);
     c.deadline = 0;
     assert_int_equal(opening_move_classes(&c, &t, cl, &n, &lo, &hi), 0);
     int proven = 0;
@@ -189,7 +183,7 @@ static void test_fair_n_subset(void **state)
     Dfpn *s = make_dfpn(1, 0, NULL);
     OpeningConfig c = { .dfpn = s, .rules = RULE_RENJU };
     OpeningFourth *f = malloc(sizeof *f * BOARD_POINTS);
-    Board b = parse("B:g8,h8,i8 W:h7,h9", EMPTY);
+    Board b = parse_pos("B:g8,h8,i8 W:h7,h9", EMPTY);
     Point only[1] = { point_make(7, 9) }; /* h10 */
     int n, nmin, nmax;
     long npos = opening_count_fair_n(&b, RULE_RENJU, only, 1);
@@ -213,7 +207,7 @@ static void test_fair_n_subset(void **state)
     assert_int_equal(sel, 1);
     assert_int_equal(nmin, 1 + lo);
     assert_int_equal(nmax, 1 + hi);
-    Board k = parse("D1 h11", EMPTY);
+    Board k = parse_pos("D1 h11", EMPTY);
     assert_int_equal(opening_fair_n(&c, &k, NULL, 0, f, &n, &nmin, &nmax), RJ_EBADPOS);
     free(f);
     dfpn_free(s);
@@ -250,7 +244,7 @@ static void test_plan(void **state)
 {
     (void)state;
     PlanSeen p = { 0 };
-    Board b = parse("D1 h11", EMPTY);
+    Board b = parse_pos("D1 h11", EMPTY);
     assert_int_equal(opening_plan(&b, RULE_RENJU, 1, plan_cb, &p), 0);
     assert_int_equal(p.n, opening_count_classes(&b, RULE_RENJU));
     assert_distinct(&p);
@@ -258,7 +252,7 @@ static void test_plan(void **state)
      * image of x, are different paths to symmetric positions: each is emitted once,
      * so there are fewer positions than paths. */
     p.n = 0;
-    Board d = parse("B:h8 W:h9", BLACK);
+    Board d = parse_pos("B:h8 W:h9", BLACK);
     assert_int_equal(opening_plan(&d, RULE_RENJU, 2, plan_cb, &p), 0);
     assert_distinct(&p);
     long paths = 0;

@@ -19,6 +19,7 @@
 #include "position.h"
 #include "rules.h"
 #include "sym.h"
+#include "test_util.h"
 
 static char g_dir[256];
 
@@ -71,14 +72,6 @@ static long json_int(const char *s, const char *key)
     const char *p = strstr(s, k);
     assert_non_null(p);
     return strtol(p + strlen(k), NULL, 10);
-}
-
-static Board parse(const char *text, Color to_move)
-{
-    Board b;
-    char err[256];
-    assert_int_equal(position_parse(text, RULE_RENJU, to_move, &b, err, sizeof err), 0);
-    return b;
 }
 
 typedef struct {
@@ -172,7 +165,7 @@ static void test_fifth_four_stones(void **state)
     assert_int_equal(RENJU(path("f.json"), "fifth '%s' --nodes 1 --per-class --json --quiet", FOUR), 0);
     char *j = slurp(path("f.json"));
     assert_non_null(strstr(j, "\"four_stones\":true"));
-    Board b = parse(FOUR, EMPTY);
+    Board b = parse_pos(FOUR, EMPTY);
     parse_classes(j, "classes", &g_c);
     check_classes_cover(&b, &g_c);
     assert_true(g_c.n > 100 && g_c.n < 130); /* one mirror: about half of the 221 legal moves */
@@ -194,7 +187,7 @@ static void test_fifth_wins_and_resume(void **state)
                            THREE, db),
                      0);
     char *j = slurp(path("w.json"));
-    Board b = parse(THREE, BLACK);
+    Board b = parse_pos(THREE, BLACK);
     parse_classes(j, "classes", &g_c);
     check_classes_cover(&b, &g_c);
     check_bounds(j, &g_c);
@@ -272,7 +265,7 @@ static void test_fifth_interrupt(void **state)
     char *j = slurp(path("i.json"));
     assert_non_null(strstr(j, "\"interrupted\":true"));
     parse_classes(j, "classes", &g_c);
-    Board b = parse(FOUR, EMPTY);
+    Board b = parse_pos(FOUR, EMPTY);
     check_classes_cover(&b, &g_c); /* partial output still lists every class */
     check_bounds(j, &g_c);
     free(j);
@@ -286,7 +279,7 @@ static void test_fair_n(void **state)
     /* White to move (3 black, 2 white); only the 4th-move class h10 is searched. */
     assert_int_equal(RENJU(path("n.json"), "fair-n '%s' --fourth h10 --nodes 1 --per-class --no-db --json --quiet", THREE), 0);
     char *j = slurp(path("n.json"));
-    Board b = parse(THREE, EMPTY);
+    Board b = parse_pos(THREE, EMPTY);
     assert_int_equal(b.to_move, WHITE);
     parse_classes(j, "fourth", &g_c);
     check_classes_cover(&b, &g_c);
@@ -340,7 +333,7 @@ static void plan_keys(const char *plan, int *count, bool *dups)
         if (line[0] == '#' || !strncmp(line, "renju-plan", 10))
             continue;
         assert_true(line[0] == 'b' || line[0] == 'w');
-        Board b = parse(line + 2, line[0] == 'b' ? BLACK : WHITE);
+        Board b = parse_pos(line + 2, line[0] == 'b' ? BLACK : WHITE);
         if (n == cap) {
             cap *= 2;
             keys = realloc(keys, sizeof *keys * (size_t)cap);
@@ -370,7 +363,7 @@ static void test_batch(void **state)
     int n;
     bool dups;
     plan_keys(path("four.plan"), &n, &dups);
-    Board b = parse(FOUR, EMPTY);
+    Board b = parse_pos(FOUR, EMPTY);
     MoveClass cls[BOARD_POINTS];
     assert_int_equal(n, fifth_move_classes(&b, RULE_RENJU, cls));
     assert_false(dups);

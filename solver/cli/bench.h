@@ -18,9 +18,6 @@ void bench_sig(BenchCtx *ctx, uint64_t v);
 /* Print one figure line: "  <name>: <value> <unit>". */
 void bench_report(BenchCtx *ctx, const char *name, double value, const char *unit);
 
-/* Monotonic seconds. */
-double bench_now(void);
-
 /* Sections. */
 void bench_board(BenchCtx *ctx);
 void bench_rules(BenchCtx *ctx);

@@ -1,6 +1,7 @@
 /* bench_board.c - bench section: make/undo speed of the board. */
 #include "bench.h"
 #include "board.h"
+#include "clock.h"
 
 void bench_board(BenchCtx *ctx)
 {
@@ -21,7 +22,7 @@ void bench_board(BenchCtx *ctx)
         board_undo(&b);
     const long reps = 400000;
     Key acc = 0;
-    double t0 = bench_now();
+    double t0 = clock_now();
     for (long r = 0; r < reps; r++) {
         for (int i = 0; i < 64; i++)
             board_play(&b, seq[i]);
@@ -29,7 +30,7 @@ void bench_board(BenchCtx *ctx)
         for (int i = 0; i < 64; i++)
             board_undo(&b);
     }
-    double dt = bench_now() - t0;
+    double dt = clock_now() - t0;
     bench_report(ctx, "make_undo_pairs_per_s", (double)reps * 64 / dt, "pairs/s");
     bench_sig(ctx, acc);
 }

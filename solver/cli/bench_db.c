@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "board.h"
+#include "clock.h"
 #include "db.h"
 
 enum { BENCH_N = 200000, BENCH_Q = 100000 };
@@ -78,7 +79,7 @@ void bench_db(BenchCtx *ctx)
     r.best = POINT_NONE;
     strcpy(r.version, "renju bench");
 
-    double t0 = bench_now(), c0 = cpu_now();
+    double t0 = clock_now(), c0 = cpu_now();
     for (uint32_t i = 0; i < BENCH_N; i++) {
         Board b;
         bench_board_n(i, &b);
@@ -86,21 +87,21 @@ void bench_db(BenchCtx *ctx)
         db_queue(db, &b, RULE_RENJU, &r, NULL, 0);
     }
     db_flush(db);
-    double t_pos = bench_now() - t0, c_pos = cpu_now() - c0;
+    double t_pos = clock_now() - t0, c_pos = cpu_now() - c0;
 
     for (uint32_t i = 0; i < BENCH_N; i++) {
         Board b;
         bench_board_n(i, &b);
         db_key(&b, RULE_RENJU, BLACK, &keys[i], NULL);
     }
-    t0 = bench_now();
+    t0 = clock_now();
     c0 = cpu_now();
     for (uint32_t i = 0; i < BENCH_N; i++) {
         r.nodes = i;
         db_queue_key(db2, &keys[i], &r, NULL, 0);
     }
     db_flush(db2);
-    double t_key = bench_now() - t0, c_key = cpu_now() - c0;
+    double t_key = clock_now() - t0, c_key = cpu_now() - c0;
 
     uint64_t found = 0, x = 12345;
     for (int q = 0; q < BENCH_Q; q++) {
@@ -109,9 +110,9 @@ void bench_db(BenchCtx *ctx)
         Board b;
         bench_board_n(i, &b);
         DbRecord got;
-        double s = bench_now();
+        double s = clock_now();
         int rc = db_get(db, &b, RULE_RENJU, BLACK, &got);
-        lat[q] = bench_now() - s;
+        lat[q] = clock_now() - s;
         found += rc == 0 && got.nodes == i;
     }
     qsort(lat, BENCH_Q, sizeof *lat, cmp_double);

@@ -11,7 +11,9 @@
 
 #include "bench.h"
 #include "board.h"
+#include "clock.h"
 #include "dfpn.h"
+#include "names.h"
 #include "position.h"
 
 typedef struct {
@@ -58,18 +60,17 @@ void bench_solver(BenchCtx *ctx)
         dfpn_set_config(s, &cfg);
         dfpn_clear(s);
         DfpnResult r;
-        double t0 = bench_now();
+        double t0 = clock_now();
         if (dfpn_solve(s, &b, &r))
             continue;
-        double t = bench_now() - t0;
+        double t = clock_now() - t0;
         bench_sig(ctx, r.result);
         bench_sig(ctx, r.nodes);
         bench_sig(ctx, r.dfpn_nodes);
         total += r.nodes;
         total_t += t;
         char name[64];
-        snprintf(name, sizeof name, "%s_time (%s)", bp->name,
-                 r.result == RESULT_PROVEN ? "proven" : r.result == RESULT_DISPROVEN ? "disproven" : "unknown");
+        snprintf(name, sizeof name, "%s_time (%s)", bp->name, result_name(r.result));
         bench_report(ctx, name, t, "s");
         snprintf(name, sizeof name, "%s_nodes", bp->name);
         bench_report(ctx, name, (double)r.nodes, "nodes");

@@ -26,8 +26,10 @@
 #include "board.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "clock.h"
 #include "db.h"
 #include "error.h"
+#include "names.h"
 #include "notation.h"
 #include "opening.h"
 #include "position.h"
@@ -35,7 +37,6 @@
 
 enum { DEFAULT_NODES = 10000, PLAN_LINE_MAX = 2048 };
 
-static const char *RULE_NAMES[] = { "renju", "freestyle", "standard" };
 
 /* "B:h8,i9 W:h9" (empty groups left out). */
 static void stones_str(const Board *b, char *buf, size_t len)
@@ -108,7 +109,7 @@ static int batch_plan(int argc, char **argv)
     position_str(&b, pos, sizeof pos);
     fprintf(o.f, "renju-plan 1 rules=%s\n# from: %s (%s to move), depth %d plies, one representative of every move "
                  "class; attacker black\n",
-            RULE_NAMES[a.rules], pos, b.to_move == BLACK ? "black" : "white", depth);
+            ruleset_name(a.rules), pos, color_name(b.to_move), depth);
     rc = opening_plan(&b, a.rules, depth, plan_line, &o);
     int cerr = out ? (fclose(o.f) ? errno : 0) : (fflush(stdout) ? errno : 0);
     if (o.err || cerr)
@@ -161,11 +162,8 @@ static int plan_header(FILE *f, const char *path, RuleSet *rs)
         return cli_error(EXIT_DATAERR, "%s: not a plan (the first line must be 'renju-plan 1 rules=...')", path);
     if (ver != 1)
         return cli_error(EXIT_DATAERR, "%s: plan version %d not supported", path, ver);
-    for (int r = 0; r < 3; r++)
-        if (!strcmp(rules, RULE_NAMES[r])) {
-            *rs = (RuleSet)r;
-            return 0;
-        }
+    if (ruleset_parse(rules, false, rs) == 0)
+        return 0;
     return cli_error(EXIT_DATAERR, "%s: unknown rule set '%s'", path, rules);
 }
 
@@ -191,7 +189,7 @@ typedef struct {
 
 static void batch_progress(BatchCtx *x, bool force)
 {
-    double now = opening_now();
+    double now = clock_now();
     if (x->db && (force || now >= x->next_flush)) {
         int rc = db_flush(x->db);
         if (rc && rc != RJ_ECONFLICT && !x->err) {
@@ -264,7 +262,7 @@ static int batch_run(int argc, char **argv)
     ResultStore store;
     cli_run_store(db, &store);
     OpeningConfig oc = { .dfpn = s, .rules = rs, .store = &store, .proofs = true };
-    double now = opening_now();
+    double now = clock_now();
     BatchCtx x = { .a = &a, .db = db, .t0 = now, .next_progress = now + 0.5, .next_flush = now + 1.0, .total = total };
     cli_run_signals();
     rewind(f);
@@ -297,8 +295,7 @@ static int batch_run(int argc, char **argv)
             stones_str(&b, pos, sizeof pos);
             printf("{\"line\":%ld,\"position\":", idx - 1);
             cli_json_str(stdout, pos);
-            printf(",\"status\":\"%s\",\"best\":", r.status == RESULT_PROVEN ? "proven"
-                                                   : r.status == RESULT_DISPROVEN ? "disproven" : "unknown");
+            printf(",\"status\":\"%s\",\"best\":", result_name(r.status));
             if (r.best == POINT_NONE)
                 printf("null");
             else
@@ -323,7 +320,7 @@ static int batch_run(int argc, char **argv)
         printf("{\"summary\":true,\"shard\":\"%ld/%ld\",\"positions\":%ld,\"done\":%ld,\"proven\":%ld,"
                "\"disproven\":%ld,\"unknown\":%ld,\"from_db\":%ld,\"nodes\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
                si, sn, total, x.done, x.proven, x.disproven, x.done - x.proven - x.disproven, x.from_db,
-               (unsigned long long)x.nodes, opening_now() - x.t0, intr ? "true" : "false");
+               (unsigned long long)x.nodes, clock_now() - x.t0, intr ? "true" : "false");
     else
         printf("shard %ld/%ld: %ld of %ld positions done: %ld proven, %ld disproven, %ld unknown (%ld from db), "
                "%llu nodes\n",

@@ -1,11 +1,11 @@
 /* cli_bench.c - `renju bench`: run every section, print totals and the signature. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <xxhash.h>
 
 #include "bench.h"
 #include "cli.h"
+#include "clock.h"
 
 struct BenchCtx {
     XXH64_state_t *sig;
@@ -38,13 +38,6 @@ void bench_report(BenchCtx *ctx, const char *name, double value, const char *uni
     }
 }
 
-double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int cmd_bench(int argc, char **argv)
 {
     CliArgs a;
@@ -55,7 +48,7 @@ int cmd_bench(int argc, char **argv)
     if (!ctx.sig)
         return cli_error(EXIT_SOFTWARE, "out of memory");
     XXH64_reset(ctx.sig, 0);
-    double t0 = bench_now();
+    double t0 = clock_now();
     if (a.json)
         printf("{");
     for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
@@ -66,8 +59,8 @@ int cmd_bench(int argc, char **argv)
     unsigned long long sig = XXH64_digest(ctx.sig);
     XXH64_freeState(ctx.sig);
     if (a.json)
-        printf("%s\"time_s\":%.3f,\"signature\":\"%016llx\"}\n", ctx.first ? "" : ",", bench_now() - t0, sig);
+        printf("%s\"time_s\":%.3f,\"signature\":\"%016llx\"}\n", ctx.first ? "" : ",", clock_now() - t0, sig);
     else
-        printf("Total time: %.3f s\nBench: %016llx\n", bench_now() - t0, sig);
+        printf("Total time: %.3f s\nBench: %016llx\n", clock_now() - t0, sig);
     return EXIT_DONE;
 }

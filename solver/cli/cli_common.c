@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "error.h"
+#include "names.h"
 #include "position.h"
 
 int cli_error(int code, const char *fmt, ...)
@@ -61,11 +62,14 @@ void cli_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A colour option: its name in any case, or its initial ("b", "W"). */
 static int parse_color(const char *s, Color *c)
 {
-    if (!strcasecmp(s, "black") || !strcasecmp(s, "b"))
+    if (!color_parse(s, true, c))
+        return 0;
+    if (!strcasecmp(s, "b"))
         *c = BLACK;
-    else if (!strcasecmp(s, "white") || !strcasecmp(s, "w"))
+    else if (!strcasecmp(s, "w"))
         *c = WHITE;
     else
         return -1;
@@ -125,13 +129,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_QUIET: a->quiet = true; break;
         case 'h': a->help = true; break;
         case O_RULES:
-            if (!strcasecmp(optarg, "renju"))
-                a->rules = RULE_RENJU;
-            else if (!strcasecmp(optarg, "freestyle"))
-                a->rules = RULE_FREESTYLE;
-            else if (!strcasecmp(optarg, "standard"))
-                a->rules = RULE_STANDARD;
-            else
+            if (ruleset_parse(optarg, true, &a->rules))
                 return cli_error(EXIT_USAGE, "unknown rule set '%s' (renju, freestyle, standard)", optarg);
             break;
         case O_TOMOVE:

@@ -4,6 +4,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "names.h"
 #include "notation.h"
 #include "openings.h"
 #include "position.h"
@@ -89,7 +90,7 @@ int cmd_show(int argc, char **argv)
         char text[POSITION_STR_LEN];
         printf("],\"position\":");
         cli_json_str(stdout, position_str(&b, text, sizeof text));
-        printf(",\"to_move\":\"%s\",\"forbidden\":[", b.to_move == BLACK ? "black" : "white");
+        printf(",\"to_move\":\"%s\",\"forbidden\":[", color_name(b.to_move));
         bool first = true;
         for (int p = 0; p < BOARD_POINTS; p++)
             if (fk[p]) {

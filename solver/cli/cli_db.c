@@ -4,8 +4,10 @@
  * Exit codes (INTERFACE.md): 66 when the database file is missing; 74 for a
  * foreign, truncated or corrupt file, a newer schema, or a file-system error
  * (read-only directory, ...); 65 when verify finds a bad proof or record, when
- * merge/import meet a proven/disproven contradiction or a bad import line.
- * The export/import format is documented in db/exchange.h.
+ * merge/import meet a proven/disproven contradiction or a bad import line;
+ * 75 when SIGINT, SIGTERM or SIGUSR1 stops verify, merge, export or import
+ * (merge and import commit what they read first; the counts printed are
+ * those so far).  The export/import format is documented in db/exchange.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,17 +16,19 @@
 
 #include "board.h"
 #include "cli.h"
+#include "cli_run.h"
+#include "clock.h"
 #include "db.h"
 #include "error.h"
 #include "exchange.h"
+#include "names.h"
 #include "notation.h"
 #include "proof.h"
 #include "rules.h"
 #include "sym.h"
 
-#include "bench.h" /* bench_now() for progress throttling */
-
-static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
+/* True once a signal asked the command to stop; db_foreach callbacks then return RJ_EINTR. */
+static bool stop_requested(void) { return atomic_load(cli_run_stop()); }
 
 int cli_db_open(const char *path, unsigned flags, Db **db)
 {
@@ -76,7 +80,7 @@ static void json_point(Point p)
 static void print_record_json(const DbRecord *r, int rc, Color attacker)
 {
     printf("\"found\":%s,\"result\":\"%s\",\"attacker\":\"%s\",\"best\":", rc == 0 ? "true" : "false",
-           rc == 0 ? record_result_str(r->result) : "unknown", color_name(attacker));
+           result_name(rc == 0 ? r->result : RESULT_UNKNOWN), color_name(attacker));
     json_point(rc == 0 ? r->best : POINT_NONE);
     if (rc == 0) {
         printf(",\"proof_nodes\":%llu,\"proof_depth\":%u,\"nodes\":%llu,\"solver_version\":",
@@ -113,7 +117,7 @@ int cmd_query(int argc, char **argv)
     } else if (grc == 0) {
         char s[8];
         printf("found: %s for %s, best %s, proof %llu nodes depth %u, %llu search nodes, solver %s\n",
-               record_result_str(r.result), color_name(att), r.best == POINT_NONE ? "-" : notation_point_str(r.best, s),
+               result_name(r.result), color_name(att), r.best == POINT_NONE ? "-" : notation_point_str(r.best, s),
                (unsigned long long)r.proof_nodes, r.proof_depth, (unsigned long long)r.nodes, r.version);
     } else {
         printf("not found (attacker %s)\n", color_name(att));
@@ -137,7 +141,7 @@ int cmd_query(int argc, char **argv)
             } else if (crc == 0) {
                 char s2[8];
                 printf("  %-4s %s, best %s, proof %llu nodes\n", notation_point_str((Point)p, s),
-                       record_result_str(cr.result), cr.best == POINT_NONE ? "-" : notation_point_str(cr.best, s2),
+                       result_name(cr.result), cr.best == POINT_NONE ? "-" : notation_point_str(cr.best, s2),
                        (unsigned long long)cr.proof_nodes);
             }
             found += crc == 0;
@@ -167,7 +171,6 @@ static int db_stats_cmd(const CliArgs *a)
     db_close(db);
     if (rc)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
-    static const char *const names[] = { "renju", "freestyle", "standard" };
     if (a->json) {
         printf("{\"path\":");
         cli_json_str(stdout, cli_db_path(a));
@@ -181,7 +184,7 @@ static int db_stats_cmd(const CliArgs *a)
         int k = 0;
         for (int i = 0; i < 3; i++)
             if (st.rules_mask >> i & 1)
-                printf("%s\"%s\"", k++ ? "," : "", names[i]);
+                printf("%s\"%s\"", k++ ? "," : "", ruleset_name((RuleSet)i));
         printf("],\"creator\":");
         cli_json_str(stdout, st.creator);
         printf(",\"created\":%llu}\n", (unsigned long long)st.created);
@@ -196,7 +199,7 @@ static int db_stats_cmd(const CliArgs *a)
         printf("rule sets:   ");
         for (int i = 0; i < 3; i++)
             if (st.rules_mask >> i & 1)
-                printf(" %s", names[i]);
+                printf(" %s", ruleset_name((RuleSet)i));
         printf("\n");
     }
     return EXIT_DONE;
@@ -219,22 +222,24 @@ static void verify_fail(VerifyCtx *v, const DbEntry *e, const char *reason)
     if (v->a->json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
-        printf(",\"attacker\":\"%s\",\"ok\":false,\"reason\":", att == WHITE ? "white" : "black");
+        printf(",\"attacker\":\"%s\",\"ok\":false,\"reason\":", color_name(att));
         cli_json_str(stdout, reason);
         printf("}\n");
     } else {
-        printf("FAIL %s attacker %s: %s\n", pos, att == WHITE ? "white" : "black", reason);
+        printf("FAIL %s attacker %s: %s\n", pos, color_name(att), reason);
     }
 }
 
 static int verify_cb(void *ctx, const DbEntry *e)
 {
     VerifyCtx *v = ctx;
+    if (stop_requested())
+        return RJ_EINTR;
     v->entries++;
-    if (!v->a->quiet && bench_now() > v->next_progress) {
+    if (!v->a->quiet && clock_now() > v->next_progress) {
         fprintf(stderr, "verify: %llu entries, %llu proofs checked, %llu failures\n", (unsigned long long)v->entries,
                 (unsigned long long)v->checked, (unsigned long long)v->failures);
-        v->next_progress = bench_now() + 1.0;
+        v->next_progress = clock_now() + 1.0;
     }
     Board b;
     RuleSet rs;
@@ -294,10 +299,10 @@ static int db_verify_cmd(const CliArgs *a)
     int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
     if (rc)
         return rc;
-    VerifyCtx v = { .a = a, .next_progress = bench_now() + 1.0 };
+    VerifyCtx v = { .a = a, .next_progress = clock_now() + 1.0 };
     rc = db_foreach(db, verify_cb, &v);
     db_close(db);
-    if (rc)
+    if (rc && rc != RJ_EINTR)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
     if (a->json)
         printf("{\"entries\":%llu,\"checked\":%llu,\"failures\":%llu,\"unchecked\":%llu}\n",
@@ -307,6 +312,8 @@ static int db_verify_cmd(const CliArgs *a)
         printf("verified %llu entries: %llu proofs checked, %llu failures, %llu results without a proof\n",
                (unsigned long long)v.entries, (unsigned long long)v.checked, (unsigned long long)v.failures,
                (unsigned long long)v.unchecked);
+    if (rc == RJ_EINTR)
+        return cli_error(EXIT_TEMPFAIL, "verify: interrupted after %llu entries", (unsigned long long)v.entries);
     return v.failures ? EXIT_DATAERR : EXIT_DONE;
 }
 
@@ -323,6 +330,8 @@ static int merge_cb(void *ctx, const DbEntry *e)
 {
     MergeCtx *m = ctx;
     char pos[1024];
+    if (stop_requested())
+        return RJ_EINTR;
     m->read++;
     if (e->status) {
         m->bad++;
@@ -335,7 +344,7 @@ static int merge_cb(void *ctx, const DbEntry *e)
         m->conflicts++;
         cli_error(EXIT_DATAERR, "merge: contradiction for %s attacker %s: %s says %s, already merged %s",
                   key_str(&e->key, pos, sizeof pos), color_name(e->rec.attacker), m->in_path,
-                  record_result_str(e->rec.result), record_result_str(old.result));
+                  result_name(e->rec.result), result_name(old.result));
         return 0;
     }
     int rc = db_queue_key(m->out, &e->key, &e->rec, e->proof, e->proof_len);
@@ -377,7 +386,7 @@ static int db_merge_cmd(const CliArgs *a)
         uint64_t before = m.read;
         rc = db_foreach(in, merge_cb, &m);
         db_close(in);
-        if (rc && !m.err)
+        if (rc && rc != RJ_EINTR && !m.err)
             m.err = rc;
         int frc = db_flush(out);
         if (frc == RJ_ECONFLICT)
@@ -391,6 +400,8 @@ static int db_merge_cmd(const CliArgs *a)
         }
         if (!a->quiet)
             fprintf(stderr, "merge: %s: %llu entries\n", a->pos[i], (unsigned long long)(m.read - before));
+        if (stop_requested())
+            break;
     }
     db_close(out);
     if (code)
@@ -401,6 +412,8 @@ static int db_merge_cmd(const CliArgs *a)
     else
         printf("merged %llu entries into %s: %llu contradictions, %llu malformed\n", (unsigned long long)m.read, outp,
                (unsigned long long)m.conflicts, (unsigned long long)m.bad);
+    if (stop_requested())
+        return cli_error(EXIT_TEMPFAIL, "merge: interrupted (the entries read so far are committed)");
     if (m.conflicts || m.bad)
         return cli_error(EXIT_DATAERR, "merge: failed (%llu contradictions, %llu malformed entries)",
                          (unsigned long long)m.conflicts, (unsigned long long)m.bad);
@@ -418,6 +431,8 @@ static int export_cb(void *ctx, const DbEntry *e)
 {
     ExportCtx *x = ctx;
     char *line;
+    if (stop_requested())
+        return RJ_EINTR;
     if (dbx_format(e, &line)) {
         char pos[1024];
         x->bad++;
@@ -447,6 +462,9 @@ static int db_export_cmd(const CliArgs *a)
     }
     rc = db_foreach(db, export_cb, &x);
     db_close(db);
+    bool stopped = rc == RJ_EINTR;
+    if (stopped)
+        rc = 0;
     int werr = ferror(x.f);
     if (x.f != stdout)
         werr |= fclose(x.f);
@@ -456,6 +474,8 @@ static int db_export_cmd(const CliArgs *a)
         return cli_error(EXIT_IOERR, "export: write error");
     if (!a->quiet)
         fprintf(stderr, "export: %llu entries\n", (unsigned long long)x.lines);
+    if (stopped)
+        return cli_error(EXIT_TEMPFAIL, "export: interrupted after %llu entries", (unsigned long long)x.lines);
     return x.bad ? EXIT_DATAERR : EXIT_DONE;
 }
 
@@ -481,8 +501,8 @@ static int db_import_cmd(const CliArgs *a)
     ssize_t n;
     uint64_t lineno = 0, ok = 0, bad = 0, conflicts = 0;
     int err = 0;
-    double next = bench_now() + 1.0;
-    while ((n = getline(&line, &cap, f)) >= 0) {
+    double next = clock_now() + 1.0;
+    while (!stop_requested() && (n = getline(&line, &cap, f)) >= 0) { /* a signal ends a blocked getline */
         lineno++;
         if (strspn(line, " \t\r\n") == (size_t)n)
             continue;
@@ -499,7 +519,7 @@ static int db_import_cmd(const CliArgs *a)
                 r.result != RESULT_UNKNOWN && old.result != r.result) {
                 conflicts++;
                 cli_error(EXIT_DATAERR, "import: line %llu: contradicts the stored result (%s)",
-                          (unsigned long long)lineno, record_result_str(old.result));
+                          (unsigned long long)lineno, result_name(old.result));
                 free(proof);
                 continue;
             }
@@ -522,9 +542,9 @@ static int db_import_cmd(const CliArgs *a)
         } else {
             ok++;
         }
-        if (!a->quiet && bench_now() > next) {
+        if (!a->quiet && clock_now() > next) {
             fprintf(stderr, "import: %llu lines\n", (unsigned long long)lineno);
-            next = bench_now() + 1.0;
+            next = clock_now() + 1.0;
         }
     }
     free(line);
@@ -547,6 +567,9 @@ static int db_import_cmd(const CliArgs *a)
     else
         printf("imported %llu entries (%llu bad lines, %llu contradictions)\n", (unsigned long long)ok,
                (unsigned long long)bad, (unsigned long long)conflicts);
+    if (stop_requested())
+        return cli_error(EXIT_TEMPFAIL, "import: interrupted after line %llu (the lines before are committed)",
+                         (unsigned long long)lineno);
     return bad || conflicts ? EXIT_DATAERR : EXIT_DONE;
 }
 
@@ -559,6 +582,8 @@ int cmd_db(int argc, char **argv)
     if (a.npos < 1)
         return cli_error(EXIT_USAGE, "usage: renju db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]");
     const char *sub = a.pos[0];
+    if (strcmp(sub, "stats"))
+        cli_run_signals(); /* the long subcommands stop cleanly: 75 */
     if (!strcmp(sub, "stats"))
         return db_stats_cmd(&a);
     if (!strcmp(sub, "verify"))

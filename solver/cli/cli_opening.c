@@ -10,7 +10,7 @@
  * in time stay unknown).  Results go to the database given by --db, or to the
  * default one when that file exists (--no-db: none); a rerun reuses them (a
  * proven/disproven position is never searched again, an unknown one only
- * with a larger node budget).  SIGINT/SIGTERM: what is solved is committed,
+ * with a larger node budget).  SIGINT/SIGTERM/SIGUSR1: what is solved is committed,
  * the partial (still valid) bounds are printed, exit 75.
  */
 #include <stdlib.h>
@@ -19,19 +19,16 @@
 #include "board.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "clock.h"
 #include "db.h"
 #include "error.h"
+#include "names.h"
 #include "notation.h"
 #include "opening.h"
 #include "position.h"
 #include "rules.h"
 
 enum { DEFAULT_NODES = 10000, DEFAULT_NODES_FAIR = 2000 };
-
-static const char *status_str(Result r)
-{
-    return r == RESULT_PROVEN ? "proven" : r == RESULT_DISPROVEN ? "disproven" : "unknown";
-}
 
 /* State shared by the progress callback. */
 typedef struct {
@@ -53,7 +50,7 @@ static void run_progress(void *ctx, int done, int total, const Board *pos, const
     x->searched += r->searched;
     x->from_db += r->from_store;
     x->nodes += r->nodes;
-    double now = opening_now();
+    double now = clock_now();
     if (x->db && now >= x->next_flush) {
         int rc = db_flush(x->db);
         if (rc && rc != RJ_ECONFLICT && !x->err) {
@@ -119,7 +116,7 @@ static int run_start(Run *r, long npos, const char *what, uint64_t default_nodes
     }
     if (r->db)
         cli_run_store(r->db, &r->rs);
-    double now = opening_now();
+    double now = clock_now();
     r->x = (RunCtx){ .a = &r->a, .what = what, .db = r->db, .t0 = now, .next_progress = now + 0.5,
                      .next_flush = now + 1.0 };
     r->oc = (OpeningConfig){ .dfpn = r->dfpn, .rules = r->a.rules, .store = r->db ? &r->rs : NULL,
@@ -195,7 +192,7 @@ int cmd_fifth(int argc, char **argv)
     char pos[POSITION_STR_LEN];
     position_str(&b, pos, sizeof pos);
     bool four = b.stones[0] == 2 && b.stones[1] == 2;
-    double t = opening_now() - r.x.t0;
+    double t = clock_now() - r.x.t0;
     if (r.a.json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
@@ -204,7 +201,7 @@ int cmd_fifth(int argc, char **argv)
             char s[8];
             printf("%s{\"moves\":", i ? "," : "");
             print_moves_json(&cl[i].cls);
-            printf(",\"status\":\"%s\",\"best\":", status_str(cl[i].res.status));
+            printf(",\"status\":\"%s\",\"best\":", result_name(cl[i].res.status));
             if (cl[i].res.best == POINT_NONE)
                 printf("null");
             else
@@ -223,7 +220,7 @@ int cmd_fifth(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             char mv[96];
             moves_text(&cl[i].cls, mv, sizeof mv);
-            printf("  %-36s %-9s%s\n", mv, status_str(cl[i].res.status), cl[i].res.from_store ? " (db)" : "");
+            printf("  %-36s %-9s%s\n", mv, result_name(cl[i].res.status), cl[i].res.from_store ? " (db)" : "");
         }
         printf("classes: %d, proven %d, disproven %d, unknown %d\n", n, lo, n - hi, hi - lo);
         printf("W in [%d, %d]%s\n", lo, hi, src == RJ_EINTR ? " (interrupted: partial)" : "");
@@ -282,7 +279,7 @@ int cmd_fair_n(int argc, char **argv)
     }
     char pos[POSITION_STR_LEN];
     position_str(&b, pos, sizeof pos);
-    double t = opening_now() - r.x.t0;
+    double t = clock_now() - r.x.t0;
     int nsel = 0;
     for (int i = 0; i < n; i++)
         nsel += f[i].selected;

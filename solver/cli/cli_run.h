@@ -1,8 +1,10 @@
 /*
- * cli_run.h - what the long-running opening commands (`fifth`, `fair-n`,
- * `batch run`, the MPI launcher) share: the stop flag set by signals, extra
- * options taken out of argv before cli_parse, the results store that also
- * reports effort records, and per-position budgets.
+ * cli_run.h - what the long-running commands share: the one stop flag and
+ * its signal handlers (every long command - solve, verify, vcf, vct, fifth,
+ * fair-n, batch run, opening search, db verify|merge|export|import, the MPI
+ * launcher - stops cleanly on SIGINT, SIGTERM and SIGUSR1, commits what it
+ * has and exits 75), extra options taken out of argv before cli_parse, the
+ * results store that also reports effort records, and per-position budgets.
  */
 #ifndef RJ_CLI_RUN_H
 #define RJ_CLI_RUN_H
@@ -16,7 +18,11 @@
 /* The process-wide stop flag, set by SIGINT, SIGTERM and SIGUSR1 once cli_run_signals() ran. */
 atomic_bool *cli_run_stop(void);
 
-/* Install the handlers that set cli_run_stop() (SIGUSR1: Slurm's warning before the time limit). */
+/*
+ * Install the handlers that set cli_run_stop() for SIGINT, SIGTERM and
+ * SIGUSR1 (Slurm's warning before the time limit).  Without SA_RESTART, so a
+ * blocking read returns EINTR and the command sees the flag.
+ */
 void cli_run_signals(void);
 
 /*

@@ -1,6 +1,4 @@
 /* cli_solve.c - `renju solve` and `verify`. */
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,31 +6,14 @@
 #include "db.h"
 #include "resultstore.h"
 #include "cli.h"
+#include "cli_run.h"
 #include "dfpn.h"
 #include "error.h"
+#include "names.h"
 #include "notation.h"
 #include "proof.h"
 #include "proof_extract.h"
 #include "rules.h"
-
-/* Set by SIGINT/SIGTERM; the search polls it and stops cleanly. */
-static atomic_bool g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    atomic_store(&g_stop, true);
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 static void progress(void *ctx, const DfpnProgress *p)
 {
@@ -41,13 +22,6 @@ static void progress(void *ctx, const DfpnProgress *p)
     fprintf(stderr, "renju: %.1fs nodes %llu (%.0f/s) root pn %u dn %u tt %.1f%%\n", p->time_s,
             (unsigned long long)p->nodes, rate, p->root_pn, p->root_dn, p->tt_fill_permille / 10.0);
 }
-
-static const char *result_name(Result r)
-{
-    return r == RESULT_PROVEN ? "proven" : r == RESULT_DISPROVEN ? "disproven" : "unknown";
-}
-
-static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
 typedef struct {
     DfpnResult r;
@@ -148,7 +122,7 @@ static int run_solve(int argc, char **argv, bool verify)
     cfg.max_nodes = a.nodes > 0 ? (uint64_t)a.nodes : 0;
     cfg.max_time = a.time_s;
     cfg.tt_mb = (size_t)a.tt_mb;
-    cfg.stop = &g_stop;
+    cfg.stop = cli_run_stop(); /* set by SIGINT, SIGTERM, SIGUSR1 (cli_run_signals below) */
     const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: nodes of a leaf VCT (unset or 0: none) */
     if (vb)
         cfg.vct_budget = strtoull(vb, NULL, 10);
@@ -161,7 +135,7 @@ static int run_solve(int argc, char **argv, bool verify)
     Dfpn *s = NULL;
     if ((rc = dfpn_create(&s, &cfg)))
         return cli_error(cli_exit_code(rc), "cannot create the solver: %s", rj_strerror(rc));
-    install_signals();
+    cli_run_signals();
     SolveOut o;
     memset(&o, 0, sizeof o);
     Db *db = NULL;

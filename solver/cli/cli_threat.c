@@ -1,27 +1,21 @@
 /* cli_threat.c - `renju vcf`, `renju vct`. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
 #include "cli.h"
+#include "cli_run.h"
+#include "clock.h"
+#include "names.h"
 #include "notation.h"
 #include "vcf.h"
 #include "vct.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static const char *result_name(Result r)
+/* A threat search's outcome as this command reports it (not the solver's proven/disproven). */
+static const char *outcome_name(Result r)
 {
     return r == RESULT_PROVEN ? "win" : r == RESULT_DISPROVEN ? "none" : "unknown";
 }
-
-static const char *color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
 /* log2 of the VCF table entries for --tt-mb (8-byte entries), within 10..28. */
 static int tt_log2(long mb)
@@ -38,7 +32,7 @@ static void print_result(const CliArgs *a, const char *what, Result r, Color sid
     char text[VCF_MAX_LINE * 6 + 8];
     notation_moves_str(line, len, text, sizeof text);
     if (a->json) {
-        printf("{\"result\":\"%s\",\"side\":\"%s\",\"line\":", result_name(r), color_name(side));
+        printf("{\"result\":\"%s\",\"side\":\"%s\",\"line\":", outcome_name(r), color_name(side));
         cli_json_str(stdout, text);
         printf(",\"attacker_moves\":%d,\"nodes\":%llu,\"time_s\":%.6f}\n", att_moves, (unsigned long long)nodes, dt);
         return;
@@ -50,6 +44,14 @@ static void print_result(const CliArgs *a, const char *what, Result r, Color sid
     else
         printf("%s: unknown for %s (budget exhausted)\n", what, color_name(side));
     printf("nodes %llu, %.6f s\n", (unsigned long long)nodes, dt);
+}
+
+/* Exit code after a search: 75 when a signal stopped it before it was decided. */
+static int interrupted(const char *what, Result r)
+{
+    if (r != RESULT_UNKNOWN || !atomic_load(cli_run_stop()))
+        return EXIT_DONE;
+    return cli_error(EXIT_TEMPFAIL, "%s: interrupted", what);
 }
 
 static int setup(int argc, char **argv, CliArgs *a, Board *b, ThreatOpts *o, const char *usage)
@@ -67,6 +69,8 @@ static int setup(int argc, char **argv, CliArgs *a, Board *b, ThreatOpts *o, con
     o->max_nodes = (uint64_t)a->nodes;
     o->max_time_s = a->time_s;
     o->shortest = a->shortest;
+    o->stop = cli_run_stop();
+    cli_run_signals();
     return 0;
 }
 
@@ -84,14 +88,14 @@ int cmd_vcf(int argc, char **argv)
     if (!ctx)
         return cli_error(EXIT_SOFTWARE, "out of memory");
     static VcfResult res;
-    double t0 = now_s();
+    double t0 = clock_now();
     rc = vcf_search(ctx, &b, side, a.rules, &o, &res);
-    double dt = now_s() - t0;
+    double dt = clock_now() - t0;
     vcf_free(ctx);
     if (rc)
         return cli_error(cli_exit_code(rc), "vcf: cannot search this position");
     print_result(&a, "vcf", res.result, side, res.line, res.len, res.attacker_moves, res.nodes, dt);
-    return EXIT_DONE;
+    return interrupted("vcf", res.result);
 }
 
 int cmd_vct(int argc, char **argv)
@@ -107,9 +111,9 @@ int cmd_vct(int argc, char **argv)
     if (!ctx)
         return cli_error(EXIT_SOFTWARE, "out of memory");
     static VctResult res;
-    double t0 = now_s();
+    double t0 = clock_now();
     rc = vct_search(ctx, &b, side, a.rules, &o, &res);
-    double dt = now_s() - t0;
+    double dt = clock_now() - t0;
     vct_free(ctx);
     if (rc)
         return cli_error(cli_exit_code(rc), "vct: cannot search this position");
@@ -117,5 +121,5 @@ int cmd_vct(int argc, char **argv)
     for (int i = 0; i < res.len; i++)
         att_moves += (i % 2 == 0) == (b.to_move == side);
     print_result(&a, "vct", res.result, side, res.line, res.len, att_moves, res.nodes, dt);
-    return EXIT_DONE;
+    return interrupted("vct", res.result);
 }
