@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config liblmdb-dev lmdb-utils libxxhash-dev libcmocka-dev
-      libopenmpi-dev openmpi-bin python3 xz-utils)
+      libopenmpi-dev openmpi-bin python3 xz-utils slurm-wlm munge)
 
 if ! command -v dpkg-query >/dev/null; then
   echo "setup: dpkg-query not found: this script expects Debian 12; install by hand: ${PKGS[*]}" >&2

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # test.sh - set up, build (warnings as errors) and run the whole test suite with ctest:
 # first the Release build (every test), then an ASan+UBSan build (tests labelled
-# `sanitize`; skip with RJ_SKIP_SANITIZE=1).  Fails when any test fails or none ran.
+# `sanitize`; skip with RJ_SKIP_SANITIZE=1), and the Slurm scripts on a single-node
+# Slurm started for the test (scripts/slurm/test-slurm.sh; root only; skip with
+# RJ_SKIP_SLURM=1).  Fails when any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc)
 dir=$(bash scripts/build.sh Release)
 (cd "$dir" && ctest --output-on-failure --no-tests=error -j"$jobs")
+# The Slurm scripts on a real single-node Slurm (needs root: CI runs as root).
+if [ "${RJ_SKIP_SLURM:-0}" = 1 ]; then
+  echo "test.sh: Slurm test skipped (RJ_SKIP_SLURM=1)" >&2
+elif [ "$(id -u)" -ne 0 ]; then
+  echo "test.sh: Slurm test skipped: it needs root to start munged, slurmctld and slurmd" >&2
+else
+  bash scripts/slurm/test-slurm.sh "$dir"
+fi
 if [ "${RJ_SKIP_SANITIZE:-0}" != 1 ]; then
   sdir=$(bash scripts/build.sh Asan)
   (cd "$sdir" && ctest --output-on-failure --no-tests=error -j"$jobs" -L sanitize)

@@ -118,7 +118,7 @@ void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o
                 (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                 (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn, s.n, s.proven,
                 s.disproven);
-        if (p->root.to_move == WHITE)
+        if (p->root.to_move == WHITE && board_stone_count(&p->root) == 3)
             fprintf(stderr, "\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min, s.nfair_max);
         else
             fprintf(stderr, "\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
