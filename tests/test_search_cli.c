@@ -315,6 +315,7 @@ static pid_t start_mpi(const char *args, const char *err)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        setpgid(0, 0); /* its own process group: the test signals only its own ranks */
         char cmd[4096];
         snprintf(cmd, sizeof cmd, "exec %s opening search %s >/dev/null 2>%s", MPIRUN, args, err);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -337,8 +338,8 @@ static pid_t start_mpi(const char *args, const char *err)
     return -1;
 }
 
-/* The master's pid from its first line, and one worker's (another renju-mpi process). */
-static void mpi_pids(const char *err, long *master, long *worker)
+/* The master's pid from its first line, and one worker's (another renju-mpi process of group pgid). */
+static void mpi_pids(const char *err, pid_t pgid, long *master, long *worker)
 {
     char *e = slurp(err);
     const char *p = strstr(e, "pid ");
@@ -346,7 +347,9 @@ static void mpi_pids(const char *err, long *master, long *worker)
     *master = strtol(p + 4, NULL, 10);
     free(e);
     *worker = 0;
-    FILE *f = popen("pgrep -f 'renju-mpi opening search'", "r");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "pgrep -g %ld -f 'renju-mpi opening search'", (long)pgid);
+    FILE *f = popen(cmd, "r");
     assert_non_null(f);
     long pid;
     while (fscanf(f, "%ld", &pid) == 1)
@@ -410,12 +413,12 @@ static void test_mpi_kill_and_resume(void **state)
         char errbuf[512];
         snprintf(errbuf, sizeof errbuf, "%s", err);
         pid_t pid = start_mpi(args, errbuf);
-        mpi_pids(errbuf, &master, &worker);
+        mpi_pids(errbuf, pid, &master, &worker);
         kill((pid_t)(round == 0 ? worker : master), SIGKILL);
         int st;
         waitpid(pid, &st, 0);
         assert_false(WIFEXITED(st) && WEXITSTATUS(st) == 0); /* the MPI job ended with the rank */
-        sh("pkill -9 -f 'renju-mpi opening search' >/dev/null 2>&1");
+        kill(-pid, SIGKILL); /* whatever of this run's group is left */
         assert_int_equal(RENJU(path("mkv.txt"), path("mkv.err"), "db verify --db %s", db), 0);
     }
     /* the same command resumes and finishes with the local search's result */

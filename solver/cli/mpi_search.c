@@ -235,6 +235,9 @@ typedef struct {
     bool stopping, interrupted;
     int err;
     uint64_t rechecked, refused;
+    /* Measurements (results/scaling.md): the master's own time, messages and commits. */
+    double busy_s, check_s, commit_s;
+    uint64_t results, bytes_in, jobs_sent, bytes_out, commits;
 } Master;
 
 static bool no_more_jobs(const Master *m)
@@ -293,6 +296,8 @@ static void assign(Master *m, int w)
         return;
     }
     MPI_Send(b.p, (int)b.len, MPI_BYTE, w, TAG_JOB, MPI_COMM_WORLD);
+    m->jobs_sent++;
+    m->bytes_out += b.len;
     free(b.p);
     m->busy[w] = true;
     m->idle[w] = false;
@@ -335,7 +340,10 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
         if (sr.result == RESULT_PROVEN) {
             m->rechecked++;
             ProofStats ps;
-            if (!proof || proof_check(&b, proof, plen, &ps, NULL, 0) != 0) {
+            double c0 = jobpool_now();
+            int bad = !proof || proof_check(&b, proof, plen, &ps, NULL, 0) != 0;
+            m->check_s += jobpool_now() - c0;
+            if (bad) {
                 m->refused++;
                 if (sr.result == RESULT_PROVEN && i == 0)
                     out->result = RESULT_UNKNOWN; /* the job's own result is not taken either */
@@ -355,7 +363,10 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
         if (!m->err)
             m->err = status;
     } else {
+        double c0 = jobpool_now();
         int rc = db_flush(m->db);
+        m->commit_s += jobpool_now() - c0;
+        m->commits++;
         if (rc && rc != RJ_ECONFLICT && !m->err)
             m->err = rc;
         rc = jt_done(m->t, job, out);
@@ -420,24 +431,38 @@ static int master(const SearchOpts *o, int size)
             in.cap = (size_t)n;
         }
         MPI_Recv(in.p, n, MPI_BYTE, w, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (st.MPI_TAG == TAG_RESULT && m.busy[w])
+        double b0 = jobpool_now();
+        if (st.MPI_TAG == TAG_RESULT && m.busy[w]) {
+            m.results++;
+            m.bytes_in += (uint64_t)n;
             on_result(&m, w, in.p, (size_t)n);
-        else if (st.MPI_TAG != TAG_READY)
+        } else if (st.MPI_TAG != TAG_READY) {
             continue;
+        }
         assign(&m, w);
         /* A finished job may have opened work for parked workers. */
         for (int v = 1; v < size; v++)
             if (m.idle[v])
                 assign(&m, v);
+        m.busy_s += jobpool_now() - b0;
     }
     free(in.p);
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
     search_report(a, t, &o->root, o->jc.goal, jobpool_now() - t0, m.interrupted, &sd);
-    if (!a->quiet)
+    double wall = jobpool_now() - t0;
+    if (!a->quiet) {
         fprintf(stderr, "renju-mpi: %llu proofs re-checked by the master, %llu refused\n",
                 (unsigned long long)m.rechecked, (unsigned long long)m.refused);
+        fprintf(stderr,
+                "renju-mpi: stats {\"workers\":%d,\"results\":%llu,\"wall_s\":%.3f,\"master_busy_s\":%.4f,"
+                "\"master_check_s\":%.4f,\"master_commit_s\":%.4f,\"commits\":%llu,\"bytes_in\":%llu,"
+                "\"jobs_sent\":%llu,\"bytes_out\":%llu,\"job_time_s\":%.3f}\n",
+                size - 1, (unsigned long long)m.results, wall, m.busy_s, m.check_s, m.commit_s,
+                (unsigned long long)m.commits, (unsigned long long)m.bytes_in, (unsigned long long)m.jobs_sent,
+                (unsigned long long)m.bytes_out, jt_stats(t)->job_time_s);
+    }
     jt_free(t);
     db_close(db);
     free(m.inflight);
