@@ -39,16 +39,6 @@ static Point P(const char *s)
     return p;
 }
 
-/* The checker needs real rules: skip (loudly) while core/rules.c is the placeholder. */
-static void need_rules(void)
-{
-    Board b = parse_pos(POS_FIVE, EMPTY);
-    if (!rules_makes_five(&b, P("l8"), BLACK, RULE_RENJU)) {
-        print_message("rules module is a placeholder: checker tests skipped\n");
-        skip();
-    }
-}
-
 /* Proof builder: "A:x" attacker move, "D:n" defender count, "d:x" defender move. */
 typedef struct {
     uint8_t buf[512];
@@ -118,7 +108,6 @@ static void expect_invalid(const char *pos, const Pf *p, const char *reason)
 static void test_five(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     ProofStats st;
     build(&p, RULE_RENJU, BLACK, "l8");
@@ -139,7 +128,6 @@ static void test_five(void **state)
 static void test_four_then_four_three(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     ProofStats st;
     build(&p, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9 #0");
@@ -161,7 +149,6 @@ static void test_four_then_four_three(void **state)
 static void test_forbidden_block(void **state)
 {
     (void)state;
-    need_rules();
     Board b = parse_pos(POS_FORBIDDEN_BLOCK, EMPTY);
     Board w = b;
     board_play(&w, P("f12"));
@@ -180,7 +167,6 @@ static void test_forbidden_block(void **state)
 static void test_missing_defender_move(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "f5 #0");
     expect_invalid(POS_FOUR3, &p, "g5 is neither listed nor a short loss");
@@ -193,7 +179,6 @@ static void test_missing_defender_move(void **state)
 static void test_illegal_moves(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "h8");
     expect_invalid(POS_FIVE, &p, "attacker move h8 is illegal");
@@ -213,7 +198,6 @@ static void test_illegal_moves(void **state)
 static void test_defender_wins_first(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9 #0");
     expect_invalid(POS_FOUR3_WHITE4, &p, "wins for the defender");
@@ -224,7 +208,6 @@ static void test_defender_wins_first(void **state)
 static void test_draws(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "pass #1 pass");
     expect_invalid(POS_FIVE, &p, "draw");
@@ -235,7 +218,6 @@ static void test_draws(void **state)
 static void test_truncated_and_garbled(void **state)
 {
     (void)state;
-    need_rules();
     Pf p;
     build(&p, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9 #0");
     Board b = parse_pos(POS_FOUR3, EMPTY);
@@ -296,7 +278,6 @@ static void board_map(const Board *b, int t, Board *out)
 static void test_transform(void **state)
 {
     (void)state;
-    need_rules();
     const char *pos[] = { POS_FOUR3, POS_FOUR3, POS_FORBIDDEN_BLOCK };
     const char *tree[] = { "f5 #1 g5 h9 #1 h8 i9 #0", "f5 #1 g5 h9 #0", "f12 #0" };
     const Color att[] = { BLACK, BLACK, WHITE };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cli_run.h"
 #include "fifth.h"
 #include "notation.h"
 #include "position.h"
@@ -247,21 +248,12 @@ static void test_fifth_interrupt(void **state)
     (void)state;
     char db[512];
     snprintf(db, sizeof db, "%s", path("intr.lmdb"));
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (!freopen(path("i.json"), "w", stdout) || !freopen(path("i.err"), "w", stderr))
-            _exit(99);
-        execl(RJ_RENJU_BIN, "renju", "fifth", FOUR, "--nodes", "100000", "--per-class", "--db", db, "--json",
-              "--quiet", (char *)NULL);
-        _exit(98);
-    }
-    sleep(2);
+    /* Signalled once its first progress line shows a position done: the run (every class of FOUR at
+     * 100000 nodes) is far from its end then, and its handlers are installed. */
+    pid_t pid = run_until(path("i.json"), path("i.err"), " positions, ", "fifth", FOUR, "--nodes", "100000",
+                          "--per-class", "--db", db, "--json", NULL);
     kill(pid, SIGTERM);
-    int st;
-    waitpid(pid, &st, 0);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 75);
+    assert_int_equal(run_wait(pid), 75);
     char *j = slurp(path("i.json"));
     assert_non_null(strstr(j, "\"interrupted\":true"));
     parse_classes(j, "classes", &g_c);
