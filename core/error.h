@@ -3,7 +3,7 @@
  *
  * 0 is success; positive values are errno values; the project's own codes
  * live in a reserved negative band.  Library code returns these and never
- * prints or exits; the CLI maps them to exit codes (INTERFACE.md).
+ * prints or exits; the CLI maps them to exit codes (docs/cli.md).
  */
 #ifndef RJ_ERROR_H
 #define RJ_ERROR_H

@@ -5,7 +5,7 @@
 /* Point (col,row) as a constant expression. */
 #define P(c, r) ((Point)((r) * BOARD_SIZE + (c)))
 
-/* DOMAIN.md: black 1 = h8; direct openings white 2 = h9, indirect i9. */
+/* docs/renju.md: black 1 = h8; direct openings white 2 = h9, indirect i9. */
 static const Opening OPENINGS[NUM_OPENINGS] = {
     { "D1", "Kansei", "寒星", "Cold Star", { P(7,7), P(7,8), P(7,9) } },
     { "D2", "Keigetsu", "溪月", "Brook Moon", { P(7,7), P(7,8), P(8,9) } },

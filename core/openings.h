@@ -1,5 +1,5 @@
 /*
- * openings.h - the 26 designated renju openings (DOMAIN.md).
+ * openings.h - the 26 designated renju openings (docs/renju.md "The 26 openings").
  */
 #ifndef RJ_OPENINGS_H
 #define RJ_OPENINGS_H

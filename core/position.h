@@ -1,5 +1,5 @@
 /*
- * position.h - positions from user text (INTERFACE.md "Positions").
+ * position.h - positions from user text (docs/cli.md "Positions").
  *
  * Accepted spellings (leading and trailing separators are ignored):
  *   - a move sequence, black first, "pass" allowed, in any spelling of

@@ -41,7 +41,7 @@ typedef enum {
     RULE_STANDARD = 2   /* exactly five wins for both, no forbidden moves */
 } RuleSet;
 
-/* Why a black move is forbidden (renju only); ordered as INTERFACE.md reports them. */
+/* Why a black move is forbidden (renju only); ordered as `renju forbidden` reports them (docs/cli.md). */
 typedef enum {
     FORBID_NONE = 0,
     FORBID_OVERLINE = 1,

@@ -57,10 +57,13 @@ enum {
 
 typedef struct { uint8_t b[DB_KEY_LEN]; } DbKey;
 
+/* What DbOptions' zero fields mean. */
+enum { DB_DEFAULT_MAP_GIB = 16, DB_DEFAULT_BATCH = 4096 };
+
 typedef struct {
     unsigned flags;     /* DB_RDONLY / DB_CREATE */
-    size_t map_size;    /* initial map size in bytes (0: 64 GiB; grows when full) */
-    size_t batch_max;   /* queued entries that trigger a commit (0: 4096) */
+    size_t map_size;    /* initial map size in bytes (0: DB_DEFAULT_MAP_GIB GiB; grows when full) */
+    size_t batch_max;   /* queued entries that trigger a commit (0: DB_DEFAULT_BATCH) */
 } DbOptions;
 
 /*

@@ -12,8 +12,6 @@
 
 #include "db.h"
 
-enum { DB_DEFAULT_BATCH = 4096, DB_DEFAULT_MAP_GIB = 16 };
-
 typedef struct {
     DbKey key;
     DbRecord rec;

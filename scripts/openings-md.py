@@ -11,8 +11,8 @@ fourth_disproven, fourth_searched, fourth, n_fair_min, n_fair_max, work_nodes,
 rules), optionally with the strings "commit" and "command" that
 scripts/make-openings.sh adds.  OUT (default results/openings.md, "-" =
 stdout) gets a summary table of every opening, the places where the proven
-bounds agree or disagree with expert opinion and practical N (DOMAIN.md "What
-is known"), one section per opening with anything searched, and how to
+bounds agree or disagree with expert opinion and practical N (docs/renju.md
+"Known results to check against"), one section per opening with anything searched, and how to
 reproduce it.  A picture link ![D4](img/D4.png) is written for an opening
 only when img/<code>.png exists next to OUT.  Nothing is guessed: unknown
 stays unknown, bounds are printed as the intervals the report gives.
@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-# DOMAIN.md "What is known": expert evaluations under the old RIF rule (N = 2).
+# docs/renju.md "Known results to check against": expert evaluations under the old RIF rule (N = 2).
 EXPERT = {}
 for _label, _codes in [
     ("sure black win", "D1 D2 D4 D6 D7 I2 I3 I4 I6 I7 I8 I10"),
@@ -38,7 +38,7 @@ for _label, _codes in [
         EXPERT[_c] = _label
 BLACKISH = {"sure black win", "black advantage", "slightly black"}
 
-# DOMAIN.md "What is known": practical N reported by players.  (lo, hi, source);
+# docs/renju.md "Known results to check against": practical N reported by players.  (lo, hi, source);
 # lo = None: no number ("unplayable").  T: Tarannikov 2009 (depends on the 4th
 # move); G: one Chinese opening guide, for one popular 4th move.
 PRACTICAL = {
@@ -56,7 +56,7 @@ PRACTICAL = {
     "I11": [(3, 3, "G", "3")],
 }
 SOURCE = {"T": "Tarannikov 2009", "G": "a Chinese opening guide, for one popular 4th move"}
-# DOMAIN.md: Wen 2007 published full proofs that black wins D4 and I7 in plain play.
+# docs/renju.md: Wen 2007 published full proofs that black wins D4 and I7 in plain play.
 WEN_2007 = {"D4", "I7"}
 
 REQUIRED = ["code", "japanese", "chinese", "moves", "noswap", "fourth_classes", "fourth_proven",

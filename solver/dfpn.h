@@ -61,11 +61,9 @@
  * miss the TT look there (dfpn_probe and proof extraction too).  Below the
  * cap the TT grows instead of evicting, so a search that fits is the same
  * as before (`renju bench` signature unchanged).  Without the store a full
- * table filled with cheap solved entries and the search thrashed:
- * `h8 i9 i7 i8 g7 f11` with --tt-mb 2 ran 20 M work without a result, and
- * proves now in 773k, as with 4 MiB and up (1 MiB: 589k; the store held
- * 9,000-26,000 entries there).  Entries are lost only once
- * the store is at its cap too.
+ * table filled with cheap solved entries and the search thrashed in small
+ * tables (measurements: results/solver-bench.md).  Entries are lost only
+ * once the store is at its cap too.
  *
  * The node rules live in nodegen.c (shared with proof extraction).
  *

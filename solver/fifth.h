@@ -1,6 +1,6 @@
 /*
- * fifth.h - the opening-rule analysis that needs no search (DOMAIN.md
- * "Opening rules" and "What solved and fair N mean").
+ * fifth.h - the opening-rule analysis that needs no search (docs/renju.md
+ * "Opening procedures" and "What solved and fair N mean").
  *
  * Two moves of a position P are equivalent when a board symmetry maps P's
  * stone set onto itself (colours kept; sym_stabiliser) and one move onto the

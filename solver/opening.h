@@ -1,6 +1,7 @@
 /*
  * opening.h - solving the positions the opening rules ask about, with a
- * results store (DOMAIN.md "Opening rules", "What solved and fair N mean").
+ * results store (docs/renju.md "Opening procedures", "What solved and fair N
+ * mean").
  *
  * The attacker is always black: a position's status is RESULT_PROVEN when
  * black wins it, RESULT_DISPROVEN when black provably cannot (an exact df-pn

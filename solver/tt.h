@@ -11,9 +11,9 @@
  *       bit  62      exact  for a disproof: every legal attacker move was refuted
  *                           (not only the candidates); see dfpn.h
  *       bit  63      used   always 1 in a stored entry (an all-zero slot is empty)
- * A bucket is 4 entries = 64 bytes = one cache line (the table is 64-byte
- * aligned, in fact 2 MiB aligned so that madvise(MADV_HUGEPAGE) can back it
- * with huge pages).
+ * A bucket is TT_WAYS = 8 entries = 128 bytes = two cache lines (see
+ * "Buckets"); the table is 2 MiB aligned so that madvise(MADV_HUGEPAGE) can
+ * back it with huge pages.
  *
  * Proof numbers: the table stores 24 bits.  TT_PN_INF (all ones) means
  * PN_INF; finite values saturate at TT_PN_MAX, a large finite number, so a
@@ -28,11 +28,10 @@
  * prefetched), their entries always in front: a store fills the first
  * empty slot, nothing is removed but by tt_grow, which packs what stays, so
  * probes and stores stop at the first empty slot and a bucket holding at
- * most four entries costs one line.  With 4-way 64-byte buckets some bucket
- * filled (and, below the cap, made the table grow) at 7-11% load, so the
- * table stayed 9-14x larger than its entries; with 8 ways that is at
- * 16-20% (`h8 i9 i7 i8 g7 e7`, 2 threads: 20.8 -> 14.9 MB resident) at the
- * same speed (53 positions, 1 thread: 5.10 s against 5.11 s).
+ * most four entries costs one line.  Eight ways rather than four because a
+ * bucket that fills makes the table grow (below the cap): 4-way buckets
+ * filled while the table was mostly empty, 8-way ones fill at about twice
+ * the load, at the same speed (measurements: results/solver-bench.md).
  *
  * Replacement: a store for a key already in the bucket overwrites it;
  * otherwise the victim is the entry of lowest priority, where an empty slot is
@@ -53,16 +52,14 @@
  * the cap would keep: a 1-thread search is the same as with the whole table
  * from the start (same `renju bench` signature), except for the rare entry
  * whose eviction asked for the growth.  (Growing for solved evictions only
- * was tried: it saved memory and time on the 53-position suite, but the
- * lost unsolved entries sent 3 of 424 solves into 2.5-22x the work.)  Its
- * memory is reserved at the cap and populated (written, page tables filled) as it grows: the
- * part in use is made writable up front (tt_create, tt_grow) rather than
- * at the first store.  A probe of an untouched page maps the kernel's zero
- * page, and the store after it replaces that mapping, which in a process
- * whose other threads run on other CPUs costs a TLB-shootdown interrupt to
- * each of them (2-thread solve of `h8 i9 i7 i8 g7 f10`: 1,037 such
- * interrupts before, 175 with the TT populated, 13 with the leaf VCF
- * tables faulted in too, dfpn.c; solver-bench.md).  The next doubling's
+ * saves memory but loses unsolved entries some searches need badly:
+ * results/solver-bench.md.)  Its memory is reserved at the cap and populated
+ * (written, page tables filled) as it grows: the part in use is made
+ * writable up front (tt_create, tt_grow) rather than at the first store.  A
+ * probe of an untouched page maps the kernel's zero page, and the store
+ * after it replaces that mapping, which in a process whose other threads
+ * run on other CPUs costs a TLB-shootdown interrupt to each of them (counts:
+ * results/solver-bench.md).  The next doubling's
  * memory can be populated ahead, a little at a time (tt_prepare_growth:
  * the memory beyond the part in use, which nobody reads), so a parallel
  * search's threads do not all wait for the kernel's page zeroing while one

@@ -1,7 +1,7 @@
 /*
  * ref_rules.h - a reference implementation of the renju rules for tests.
  *
- * Written straight from the RIF definitions (DOMAIN.md "Rules of play") on a
+ * Written straight from the RIF definitions (docs/renju.md "Rules of play") on a
  * plain copy of the board's cells: no tables, no bit tricks, no shortcuts
  * beyond the reach of a row (an exact five holding two points spans at most
  * 4 steps, a row of four at most 3).  Slow on purpose.  It shares nothing

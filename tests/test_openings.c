@@ -13,7 +13,7 @@
 static void test_table(void **state)
 {
     (void)state;
-    /* DOMAIN.md: code and black 3 of each opening, in order D1..D13, I1..I13. */
+    /* docs/renju.md: code and black 3 of each opening, in order D1..D13, I1..I13. */
     static const char *const b3[NUM_OPENINGS] = {
         "h10", "i10", "j10", "i9", "j9", "i8", "j8", "h7", "i7", "j7", "h6", "i6", "j6",
         "j10", "j9", "j8", "j7", "j6", "i8", "i7", "i6", "h7", "h6", "g7", "g6", "f6",

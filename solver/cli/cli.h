@@ -9,7 +9,7 @@
 
 #include "types.h"
 
-/* Exit codes of INTERFACE.md (sysexits values). */
+/* Exit codes (docs/cli.md "Exit codes"; sysexits values). */
 enum {
     EXIT_DONE = 0,
     EXIT_USAGE = 64,

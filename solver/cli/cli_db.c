@@ -1,7 +1,7 @@
 /*
  * cli_db.c - `renju query` and `renju db stats|verify|merge|export|import`.
  *
- * Exit codes (INTERFACE.md): 66 when the database file is missing; 74 for a
+ * Exit codes (docs/cli.md): 66 when the database file is missing; 74 for a
  * foreign, truncated or corrupt file, a newer schema, or a file-system error
  * (read-only directory, ...); 65 when verify finds a bad proof or record, when
  * merge/import meet a proven/disproven contradiction or a bad import line;

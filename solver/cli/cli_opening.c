@@ -1,7 +1,7 @@
 /*
  * cli_opening.c - `renju fifth` and `renju fair-n`: the 5th-move classes of a
  * 4-stone position with their status for black and the W bounds, and the
- * fair-N bounds of an opening (DOMAIN.md "What solved and fair N mean").
+ * fair-N bounds of an opening (docs/renju.md "What solved and fair N mean").
  *
  * Budget: --nodes N / --time S are the total, split evenly over the positions
  * to solve, or each position's own with --per-class; with neither, 10000
