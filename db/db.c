@@ -188,7 +188,7 @@ int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t 
     pthread_rwlock_init(&db->maplock, &ra);
     pthread_rwlockattr_destroy(&ra);
     size_t map = o.map_size ? o.map_size : (size_t)DB_DEFAULT_MAP_GIB << 30;
-    unsigned eflags = MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : 0);
+    unsigned eflags = MDB_NOSUBDIR | MDB_NOTLS | (rdonly ? MDB_RDONLY : (o.flags & DB_NOSYNC) ? MDB_NOSYNC : 0);
     int rc = db->path ? env_open(db, path, eflags, map) : ENOMEM;
     /* A database on read-only media without a lock file: nobody can be
      * writing it (a writer would have created the lock), so read it unlocked. */
@@ -254,6 +254,8 @@ void db_close(Db *db)
     db_flush(db);
     free_queue(db);
     free(db->q);
+    if (!db->rdonly)
+        mdb_env_sync(db->env, 1); /* what DB_NOSYNC deferred */
     mdb_env_close(db->env);
     pthread_mutex_destroy(&db->qlock);
     pthread_rwlock_destroy(&db->maplock);
@@ -262,6 +264,14 @@ void db_close(Db *db)
 }
 
 const char *db_path(const Db *db) { return db->path; }
+
+int db_sync(Db *db)
+{
+    if (db->rdonly)
+        return 0;
+    int rc = mdb_env_sync(db->env, 1);
+    return rc ? db_map_err(rc) : 0;
+}
 
 uint64_t db_conflicts(Db *db) { return atomic_load(&db->conflicts); }
 

@@ -52,7 +52,10 @@ enum {
     DB_SCHEMA_VERSION = 1,
     DB_KEY_LEN = SYMKEY_LEN + 1,
     DB_RDONLY = 1,  /* open read-only; the file must exist */
-    DB_CREATE = 2   /* create the file when missing (ignored with DB_RDONLY) */
+    DB_CREATE = 2,  /* create the file when missing (ignored with DB_RDONLY) */
+    DB_NOSYNC = 4   /* commits do not wait for the disk (MDB_NOSYNC): a killed process loses nothing
+                       (the system has the pages), a system crash may undo the last commits but
+                       not corrupt the file; db_sync and db_close write everything out */
 };
 
 typedef struct { uint8_t b[DB_KEY_LEN]; } DbKey;
@@ -61,7 +64,7 @@ typedef struct { uint8_t b[DB_KEY_LEN]; } DbKey;
 enum { DB_DEFAULT_MAP_GIB = 16, DB_DEFAULT_BATCH = 4096 };
 
 typedef struct {
-    unsigned flags;     /* DB_RDONLY / DB_CREATE */
+    unsigned flags;     /* DB_RDONLY / DB_CREATE / DB_NOSYNC */
     size_t map_size;    /* initial map size in bytes (0: DB_DEFAULT_MAP_GIB GiB; grows when full) */
     size_t batch_max;   /* queued entries that trigger a commit (0: DB_DEFAULT_BATCH) */
 } DbOptions;
@@ -129,6 +132,9 @@ int db_queue_key(Db *db, const DbKey *key, const DbRecord *r, const uint8_t *pro
  * (nothing of the batch is committed).
  */
 int db_flush(Db *db);
+
+/* Write committed data out to the disk (what DB_NOSYNC defers).  0 or an error code. */
+int db_sync(Db *db);
 
 /* Conflicts counted by flushes since open (thread-safe read). */
 uint64_t db_conflicts(Db *db);

@@ -233,11 +233,28 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     free(s.ch);
 }
 
-/* Commit the runners' queued results after each job (so a kill loses at most the running jobs). */
+/*
+ * Commit the runners' queued results after each job (a killed process then
+ * loses at most the running jobs), and write them out to the disk at most
+ * once a second (the database is opened DB_NOSYNC: a commit does not wait).
+ */
+typedef struct {
+    Db *db;
+    double next_sync;
+} FlushCtx;
+
 static int flush_db(void *ctx)
 {
-    int rc = db_flush(ctx);
-    return rc == RJ_ECONFLICT ? 0 : rc;
+    FlushCtx *f = ctx;
+    int rc = db_flush(f->db);
+    if (rc == RJ_ECONFLICT)
+        rc = 0;
+    double now = jobpool_now();
+    if (!rc && now >= f->next_sync) {
+        rc = db_sync(f->db);
+        f->next_sync = now + 1.0;
+    }
+    return rc;
 }
 
 static int parse_u64(const char *s, const char *what, uint64_t *out)
@@ -362,7 +379,8 @@ static int search_main(int argc, char **argv, bool run)
     const uint64_t max_jobs = o.max_jobs;
     const int workers = o.workers;
     Db *db;
-    if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE : DB_RDONLY, &db)))
+    /* Each job commits (kill -9 loses at most the running jobs); the disk is synced once a second. */
+    if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE | DB_NOSYNC : DB_RDONLY, &db)))
         return rc;
     SearchDb sd;
     JtSource src;
@@ -394,13 +412,14 @@ static int search_main(int argc, char **argv, bool run)
         }
         cli_run_signals();
         SearchProgress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 };
+        FlushCtx fc = { db, t0 + 1.0 };
         JobPoolConfig pc = { .workers = nw,
                              .runners = runners,
                              .stop = cli_run_stop(),
                              .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
                              .max_jobs = max_jobs,
                              .flush = flush_db,
-                             .flush_ctx = db,
+                             .flush_ctx = &fc,
                              .progress = search_progress,
                              .ctx = &pr };
         src_rc = jobpool_run(t, &pc);
