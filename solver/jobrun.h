@@ -7,8 +7,8 @@
  * before anything is stored; a proof that fails the check is a search bug and
  * the job reports UNKNOWN (nothing is claimed).  At black to move the proof's
  * first move is black's winning move m, and the position after m is proven
- * by the rest of the same proof: that child is stored too, with its own
- * (checked) proof, so a 5th-move class proven inside a 4th-move job counts in
+ * by the rest of the same proof: that child is stored too, with that part
+ * of the checked proof as its own, so a 5th-move class proven inside a 4th-move job counts in
  * the W bounds without a second search.  Exact disproofs are stored without
  * a proof (as df-pn stores them); unknown jobs store nothing here (their
  * effort is the tree's saved state).

@@ -14,8 +14,8 @@
  * worker before it was sent (jobrun.h), and the master checks again every
  * proof of up to MASTER_CHECK_BYTES and one in MASTER_CHECK_EVERY of the
  * larger ones (all of them with --master-check all).  Why a sample: a 4th-move
- * proof of ~50k nodes takes the checker ~0.1 s, a full re-check of every
- * large proof would make the master the bottleneck below 100 workers
+ * proof (~80 KB) takes the checker about a second, so re-checking every
+ * large proof would make the master the bottleneck near 10 workers
  * (results/scaling.md), and the worker's check is the same code; the
  * sample guards the transfer and the workers' binaries, and `renju db
  * verify` re-checks everything offline.  Then it commits the job's results, reports the outcome to the tree
@@ -56,7 +56,7 @@
 #include "search_db.h"
 
 enum { TAG_READY = 1, TAG_JOB = 2, TAG_RESULT = 3, TAG_STOP = 4 };
-enum { POS_LEN = 1 + BOARD_POINTS, MASTER_CHECK_BYTES = 16384, MASTER_CHECK_EVERY = 32 };
+enum { POS_LEN = 1 + BOARD_POINTS, MASTER_CHECK_BYTES = 16384, MASTER_CHECK_EVERY = 256 };
 
 /* ---- byte buffers ---- */
 
