@@ -1,7 +1,7 @@
 /*
  * oprules.h - the opening procedures as small games over proven facts
- * (DOMAIN.md "Opening rules", "The procedures, step by step", "What solved
- * and fair N mean").
+ * (docs/renju.md "Opening procedures" and "What solved and fair N mean
+ * here").
  *
  * Input: what is proven about one 3-stone opening P3 (OpeningFacts), always
  * with black as the attacker.  Output: one OpruleVerdict per procedure,
@@ -60,7 +60,7 @@
  *            decided iff N <= Lm or N > Hm; the opener may declare any N, so
  *            the second player has an answer to every declaration iff
  *            Lm == Hm (M exact).  Otherwise an N in [Lm+1, Hm] is open: the
- *            "fair N" the DOMAIN notes mean, that the facts cannot settle.
+ *            "fair N" docs/renju.md means, that the facts cannot settle.
  *            draw_possible is always true: the opener can declare N > M.
  *            The 52-opening and free variants are the same game per opening;
  *            the facts exist for the 26 openings only (see note).
@@ -96,14 +96,14 @@
  *            and every 9x9 5th class is known; verdict = second player (as in
  *            tarannikov) iff that holds for every 4th class in the 7x7.
  *
- * Assumptions where DOMAIN.md is vague
+ * Assumptions where the procedures (docs/renju.md) are vague
  * ------------------------------------
  * A1  Moves 4 and 5 of a procedure are stones: the 4th-move classes in the
  *     facts are all of white's options and 5th-move alternatives are stone
  *     classes (fifth.h counts stone moves; this is the project's N_fair).
  *     Only game (a) (no-swap, and the statuses themselves) includes passes.
  * A2  "Swap" = the player not placing the next move may take the colour that
- *     has just moved (DOMAIN.md); a swap is a max over colours.
+ *     has just moved (docs/renju.md); a swap is a max over colours.
  * A3  fourth[i] disproven means every black 5th move fails after class i, so
  *     W_i = 0 (hi_i is tightened to 0; lo_i >= 1 with it is a conflict).  A
  *     proven fourth[i] does not raise lo_i (the win could start with a pass).
