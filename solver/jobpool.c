@@ -2,16 +2,9 @@
 #include "jobpool.h"
 
 #include <pthread.h>
-#include <time.h>
 
+#include "clock.h"
 #include "error.h"
-
-double jobpool_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
     JobTree *t;
@@ -34,7 +27,7 @@ static bool stopping(const Pool *p)
         return true;
     if (p->c->stop && atomic_load(p->c->stop))
         return true;
-    if (p->c->deadline > 0 && jobpool_now() >= p->c->deadline)
+    if (p->c->deadline > 0 && clock_now() >= p->c->deadline)
         return true;
     return p->c->max_jobs && p->started >= p->c->max_jobs;
 }

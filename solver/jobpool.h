@@ -27,7 +27,7 @@ typedef struct {
     int workers;             /* >= 1 */
     JobRunner *runners;      /* one per worker */
     atomic_bool *stop;       /* the flag the runners' solvers watch (may be NULL) */
-    double deadline;         /* monotonic seconds (jobpool_now), 0: none */
+    double deadline;         /* monotonic seconds (clock_now, core/clock.h), 0: none */
     uint64_t max_jobs;       /* jobs to start, 0: no limit */
     /* Commit the runners' queued results (may be NULL); called under the lock before jt_done. */
     int (*flush)(void *flush_ctx);
@@ -36,9 +36,6 @@ typedef struct {
     void (*progress)(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o);
     void *ctx;
 } JobPoolConfig;
-
-/* Monotonic clock in seconds. */
-double jobpool_now(void);
 
 /*
  * Run jobs until the goal is met, the tree has no open leaf, the deadline or

@@ -20,10 +20,12 @@
 
 #include "board.h"
 #include "cli.h"
+#include "clock.h"
 #include "cli_run.h"
 #include "db.h"
 #include "error.h"
 #include "jobpool.h"
+#include "names.h"
 #include "jobrun.h"
 #include "jobtree.h"
 #include "notation.h"
@@ -36,10 +38,6 @@
 
 enum { DEFAULT_JOB_NODES = 1000000, MAX_WORKERS = 64 };
 
-static const char *res_str(Result r)
-{
-    return r == RESULT_PROVEN ? "proven" : r == RESULT_DISPROVEN ? "disproven" : "unknown";
-}
 
 static const char *goal_str(JtGoal g)
 {
@@ -101,7 +99,7 @@ void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o
     (void)o;
     SearchProgress *p = ctx;
     p->done++;
-    double now = jobpool_now();
+    double now = clock_now();
     if (p->a->quiet || now < p->next)
         return;
     p->next = now + 1.0;
@@ -165,8 +163,8 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     if (a->json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
-        printf(",\"to_move\":\"%s\",\"goal\":\"%s\",\"result\":\"%s\",\"pn\":%u,\"dn\":%u,", white ? "white" : "black",
-               goal_str(goal), res_str(jt_root_result(t)), pn, dn);
+        printf(",\"to_move\":\"%s\",\"goal\":\"%s\",\"result\":\"%s\",\"pn\":%u,\"dn\":%u,", color_name(root->to_move),
+               goal_str(goal), result_name(jt_root_result(t)), pn, dn);
         printf("\"%s\":[", white ? "fourth" : "classes");
         for (int i = 0; i < s.n; i++) {
             const JtChild *c = &s.ch[i];
@@ -174,12 +172,12 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
             class_json(&c->cls);
             printf(",\"status\":\"%s\",\"wins_min\":%d,\"wins_max\":%d,\"nfifth\":%d,\"pn\":%u,\"dn\":%u,"
                    "\"effort\":%llu}",
-                   res_str(c->status), c->wins_min, c->wins_max, c->nchild, c->pn, c->dn,
+                   result_name(c->status), c->wins_min, c->wins_max, c->nchild, c->pn, c->dn,
                    (unsigned long long)c->effort);
         }
         printf("],");
         if (white)
-            printf("\"pass\":\"%s\",\"n_fair_min\":%d,\"n_fair_max\":%d,", res_str(s.pass), s.nfair_min,
+            printf("\"pass\":\"%s\",\"n_fair_min\":%d,\"n_fair_max\":%d,", result_name(s.pass), s.nfair_min,
                    s.nfair_max);
         else
             printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
@@ -194,8 +192,8 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         free(s.ch);
         return;
     }
-    printf("%s (%s to move), goal %s: %s (root pn %u, dn %u)\n", pos, white ? "white" : "black", goal_str(goal),
-           res_str(jt_root_result(t)), pn, dn);
+    printf("%s (%s to move), goal %s: %s (root pn %u, dn %u)\n", pos, color_name(root->to_move), goal_str(goal),
+           result_name(jt_root_result(t)), pn, dn);
     if (white && board_stone_count(root) == 3)
         printf("4th-move classes: %d, proven black wins %d, not black wins %d; N_fair in [%d, %d]\n", s.n, s.proven,
                s.disproven, s.nfair_min, s.nfair_max);
@@ -205,7 +203,7 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         printf("5th-move classes: %d, proven %d, disproven %d; W in [%d, %d]\n", s.n, s.proven, s.disproven, s.wmin,
                s.wmax);
     if (white)
-        printf("white's pass: %s\n", res_str(s.pass));
+        printf("white's pass: %s\n", result_name(s.pass));
     printf("goal %s\n", jt_finished(t) ? "reached (or nothing left to search)" : "open: the same command continues");
     int shown = 0;
     for (int i = 0; i < s.n; i++) {
@@ -213,7 +211,7 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         if (c->status == RESULT_UNKNOWN && c->effort == 0 && !(white && c->wins_min > 0))
             continue;
         char m[8];
-        printf("  %-5s %-9s", notation_point_str(c->cls.moves[0], m), res_str(c->status));
+        printf("  %-5s %-9s", notation_point_str(c->cls.moves[0], m), result_name(c->status));
         if (white)
             printf(" W in [%d, %d] of %d", c->wins_min, c->wins_max, c->nchild);
         printf("  pn %u dn %u  work %.3g\n", c->pn, c->dn, (double)c->effort);
@@ -249,7 +247,7 @@ static int flush_db(void *ctx)
     int rc = db_flush(f->db);
     if (rc == RJ_ECONFLICT)
         rc = 0;
-    double now = jobpool_now();
+    double now = clock_now();
     if (!rc && now >= f->next_sync) {
         rc = db_sync(f->db);
         f->next_sync = now + 1.0;
@@ -386,7 +384,7 @@ static int search_main(int argc, char **argv, bool run)
     JtSource src;
     search_db_init(&sd, db, a.rules, !run, &src);
     JobTree *t = NULL;
-    double t0 = jobpool_now();
+    double t0 = clock_now();
     if ((rc = jt_create(&t, &root, &jc, &src))) {
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
@@ -430,7 +428,7 @@ static int search_main(int argc, char **argv, bool run)
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    search_report(&a, t, &root, jc.goal, jobpool_now() - t0, interrupted, &sd);
+    search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd);
     jt_free(t);
     for (int i = 0; i < nw; i++)
         dfpn_free(solvers[i]);
@@ -498,7 +496,7 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
     printf(",\"english\":");
     cli_json_str(stdout, op->english);
     printf(",\"moves\":\"%s\",\"noswap\":{\"result\":\"%s\",\"pn\":%u,\"dn\":%u},", moves,
-           res_str(jt_root_result(t)), pn, dn);
+           result_name(jt_root_result(t)), pn, dn);
     printf("\"fourth_classes\":%d,\"fourth_proven\":%d,\"fourth_disproven\":%d,\"fourth_searched\":%d,", nf,
            proven, disproven, searched);
     printf("\"fourth\":[");
@@ -510,7 +508,7 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
         printf("%s{", k++ ? "," : "");
         class_json(&c->cls);
         printf(",\"status\":\"%s\",\"wins_min\":%d,\"wins_max\":%d,\"nfifth\":%d,\"effort\":%llu}",
-               res_str(c->status), c->wins_min, c->wins_max, c->nchild, (unsigned long long)c->effort);
+               result_name(c->status), c->wins_min, c->wins_max, c->nchild, (unsigned long long)c->effort);
     }
     printf("],\"n_fair_min\":%d,\"n_fair_max\":%d,\"work_nodes\":%llu,\"rules\":[", s.nfair_min, s.nfair_max,
            (unsigned long long)work);

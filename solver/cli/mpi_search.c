@@ -45,6 +45,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "clock.h"
 #include "cli_run.h"
 #include "cli_search.h"
 #include "db.h"
@@ -253,7 +254,7 @@ static bool no_more_jobs(const Master *m)
         return true;
     if (atomic_load(cli_run_stop()))
         return true;
-    if (m->deadline > 0 && jobpool_now() >= m->deadline)
+    if (m->deadline > 0 && clock_now() >= m->deadline)
         return true;
     return m->o->max_jobs && m->started >= m->o->max_jobs;
 }
@@ -355,9 +356,9 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
         if (check) {
             m->rechecked++;
             ProofStats ps;
-            double c0 = jobpool_now();
+            double c0 = clock_now();
             int bad = !proof || proof_check(&b, proof, plen, &ps, NULL, 0) != 0;
-            m->check_s += jobpool_now() - c0;
+            m->check_s += clock_now() - c0;
             if (bad) {
                 m->refused++;
                 if (sr.result == RESULT_PROVEN && i == 0)
@@ -378,13 +379,13 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
         if (!m->err)
             m->err = status;
     } else {
-        double c0 = jobpool_now();
+        double c0 = clock_now();
         int rc = db_flush(m->db);
         if ((!rc || rc == RJ_ECONFLICT) && c0 >= m->next_sync) {
             rc = db_sync(m->db);
             m->next_sync = c0 + 1.0;
         }
-        m->commit_s += jobpool_now() - c0;
+        m->commit_s += clock_now() - c0;
         m->commits++;
         if (rc && rc != RJ_ECONFLICT && !m->err)
             m->err = rc;
@@ -408,7 +409,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
     JtSource src;
     search_db_init(&sd, db, a->rules, false, &src);
     JobTree *t = NULL;
-    double t0 = jobpool_now();
+    double t0 = clock_now();
     if ((rc = jt_create(&t, &o->root, &o->jc, &src))) {
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
@@ -452,7 +453,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
             in.cap = (size_t)n;
         }
         MPI_Recv(in.p, n, MPI_BYTE, w, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        double b0 = jobpool_now();
+        double b0 = clock_now();
         if (st.MPI_TAG == TAG_RESULT && m.busy[w]) {
             m.results++;
             m.bytes_in += (uint64_t)n;
@@ -465,14 +466,14 @@ static int master(const SearchOpts *o, int size, bool check_all)
         for (int v = 1; v < size; v++)
             if (m.idle[v])
                 assign(&m, v);
-        m.busy_s += jobpool_now() - b0;
+        m.busy_s += clock_now() - b0;
     }
     free(in.p);
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    search_report(a, t, &o->root, o->jc.goal, jobpool_now() - t0, m.interrupted, &sd);
-    double wall = jobpool_now() - t0;
+    search_report(a, t, &o->root, o->jc.goal, clock_now() - t0, m.interrupted, &sd);
+    double wall = clock_now() - t0;
     if (!a->quiet) {
         fprintf(stderr, "renju-mpi: %llu proofs re-checked by the master (%s), %llu refused\n",
                 (unsigned long long)m.rechecked, m.check_all ? "all" : "small ones and a sample of the large",
