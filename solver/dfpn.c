@@ -1,133 +1,18 @@
-/* dfpn.c - see dfpn.h. */
+/* dfpn.c - see dfpn.h: the search (the node loop, mid) and the solve's phases; dfpn_impl.h lists the other parts. */
 #include "dfpn.h"
 
 #include <assert.h>
 #include <omp.h>
-#include <sched.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
 #include "clock.h"
+#include "dfpn_impl.h"
 #include "error.h"
 #include "nodegen.h"
 #include "placement.h"
 #include "rules.h"
-#include "sym.h"
-#include "vct.h"
 #include "zobrist.h"
-
-enum { ROOT_SOLVED = 1, ROOT_PROVEN = 2, ROOT_EXACT = 4 };
-
-enum {
-    FLUSH_EVERY = 64,            /* nodes between flushes of a thread's count */
-    PREPARE_BYTES = 1 << 20,     /* TT memory a thread of a parallel solve populates ahead at a flush */
-    DEFAULT_VCF_BUDGET = 2000,
-    VCT_TT_LOG2 = 16,
-    VCF_TT_LOG2 = 18,
-    VCT_TREE = 1 << 14,
-    SOLVED_START_BYTES = 64 << 10, /* the solved store's size when it is made (it grows like the TT) */
-    SOLVED_CAP_DIV = 8             /* its cap: tt_mb / SOLVED_CAP_DIV (at least its start) */
-};
-
-/*
- * The fields each thread reads at every node and the ones the threads keep
- * writing lie on different cache lines: a write invalidates the line in the
- * other cores' caches, and the next read there waits for it (measured: a
- * 2-thread solve's thread 0 ran 1.3-1.5x slower than one thread alone with
- * them mixed; solver-bench.md).
- */
-enum { CACHE_LINE = 64 };
-
-struct Dfpn {
-    /* Read at every node; written once per solve or rarely. */
-    DfpnConfig cfg;
-    TT tt; /* its counters are on lines of their own (tt.h) */
-    /*
-     * The solved store: the proven and disproven entries the TT evicted at
-     * its cap (see "Solved store" in dfpn.h).  Made (entries not NULL) when
-     * the TT reaches its cap; in use (solved_on) from the first entry kept.
-     */
-    TT solved;
-    atomic_bool solved_on;
-    atomic_bool stop_internal;
-    /* A table is due to grow (the TT: a quarter full or an eviction; or solved_grow): at the next node, mid(). */
-    atomic_bool grow_req;
-    uint64_t node_limit;    /* absolute limit on nodes (0: none) */
-    double t0, deadline;    /* deadline 0: none */
-    Color attacker;
-    Key root_key;
-    int result_tid; /* the thread that solved the last root: its TT entries hold the proof */
-    struct Worker *workers; /* one per thread, kept between solves (worker_begin) */
-    int nworkers;
-    char pad0[CACHE_LINE];
-    /* Written as the threads search. */
-    _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
-    _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
-    _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
-    /*
-     * The root's result, recorded by the first thread that solves it (0: not
-     * yet): ROOT_SOLVED | ROOT_PROVEN | ROOT_EXACT | best << 8 | thread << 32.
-     * The solve reads it rather than the TT, where a racing store may replace
-     * the root's entry.
-     */
-    _Atomic uint64_t root_result;
-    atomic_bool interrupted;
-    /* Growing the TT with several threads (see park()). */
-    _Atomic int running;   /* threads in this solve that may still touch the TT (counted as they arrive) */
-    _Atomic int parked;    /* threads waiting in park() */
-    atomic_bool solved_grow; /* with grow_req: the solved store is due to grow */
-    atomic_bool growing;   /* a thread is growing it */
-    /*
-     * Solves started: written by the caller before a parallel region, read
-     * by each thread as it enters, so ThreadSanitizer (which cannot see
-     * libgomp's wake-up of its pooled threads) sees the solve's set-up
-     * happen before the threads' reads.
-     */
-    _Atomic uint64_t solves;
-    _Atomic int started; /* the same for start_threads(): each thread adds 1 last, the caller reads it */
-    char pad1[CACHE_LINE];
-    Placement place; /* the helper threads kept off the master's CPU (placement.h) */
-};
-
-
-/*
- * A worker's cache of child lists (direct-mapped by key): df-pn re-enters the
- * nodes near the root constantly, and generating a list costs far more than
- * copying it.  Only non-terminal nodes are cached; a list depends on the
- * position alone, so a hit is always right.
- */
-enum { GEN_CACHE_BITS = 12 };
-typedef struct {
-    Key key;
-    uint32_t epoch; /* the worker's epoch when written: older entries are empty (0: never) */
-    uint16_t n;
-    bool complete, ordered;
-    Point mv[MAX_CHILDREN];
-    uint8_t init_pn[MAX_CHILDREN];
-} GenCacheEntry;
-
-typedef struct Worker {
-    Dfpn *s;
-    GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
-    uint32_t epoch;       /* this solve's cache epoch (worker_begin) */
-    double prep_s;        /* seconds this solve spent populating TT memory ahead (flush_tt_count) */
-    NgCtx ng;             /* the worker's VCF / VCT contexts */
-    Board b;
-    int tid;
-    Key salt; /* this thread's private-entry salt (0 for thread 0): see "Parallel search" */
-    const TieOrder *tie; /* ng_order's tie-break (NULL: point order, thread 0) */
-    TieOrder tie_order;  /* what tie points to */
-    uint64_t nodes, unflushed, limit; /* limit: absolute local node limit (0: none) */
-    uint64_t dfpn_nodes; /* MID calls */
-    uint64_t tt_new;     /* TT slots this thread's stores filled, not yet counted */
-    uint64_t solved_new; /* the same for the solved store */
-    bool halt;
-    bool solve_root; /* a dfpn_solve thread: records the root's result */
-    double next_progress;
-    Children *stack; /* one per depth below the search root */
-    char pad[CACHE_LINE]; /* the workers lie in one array: keep the next one's fields off this one's lines */
-} Worker;
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -151,30 +36,7 @@ Key dfpn_tt_key(const Board *b, Color attacker)
     return b->key ^ (attacker == WHITE ? zob_mix(ZOB_SEED ^ UINT64_C(0xa77ac0e5)) : 0);
 }
 
-Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, int *n)
-{
-    Children *c = malloc(sizeof *c);
-    if (!c) {
-        *n = 0;
-        return RESULT_UNKNOWN;
-    }
-    NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
-    if (st.result == RESULT_UNKNOWN && !c->ordered)
-        ng_order(b, attacker, dfpn_tt_key(b, attacker), c, NULL);
-    *n = c->n;
-    memcpy(mv, c->mv, (size_t)c->n * sizeof *mv);
-    free(c);
-    return st.result;
-}
-
 /* ---- the search ------------------------------------------------------- */
-
-static bool should_stop(const Worker *w)
-{
-    const Dfpn *s = w->s;
-    return w->halt || atomic_load_explicit(&s->stop_internal, memory_order_relaxed) ||
-           (s->cfg.stop && atomic_load_explicit(s->cfg.stop, memory_order_relaxed));
-}
 
 static void report_progress(Worker *w, double t)
 {
@@ -183,97 +45,6 @@ static void report_progress(Worker *w, double t)
     uint64_t rn = atomic_load_explicit(&s->root_numbers, memory_order_relaxed);
     DfpnProgress p = { atomic_load(&s->nodes), t - s->t0, (ProofNum)(rn >> 32), (ProofNum)rn, tt_fill_permille(&s->tt) };
     s->cfg.progress(s->cfg.progress_ctx, &p);
-}
-
-/*
- * Ask for the TT's growth.  grow_req lies on the line every node reads:
- * only the first request writes it.
- */
-static inline void ask_growth(Dfpn *s)
-{
-    if (!atomic_load_explicit(&s->grow_req, memory_order_relaxed))
-        atomic_store(&s->grow_req, true);
-}
-
-/* Ask for the solved store's growth (at the same safe point as the TT's). */
-static inline void ask_solved_growth(Dfpn *s)
-{
-    if (!atomic_load_explicit(&s->solved_grow, memory_order_relaxed))
-        atomic_store(&s->solved_grow, true);
-    ask_growth(s);
-}
-
-/*
- * Make the solved store, with no other thread in the tables.  From then on
- * the TT ranks its entries by work alone: the solved ones it evicts are
- * kept in the store, and a TT full of cheap solved entries would leave no
- * room for the search's unsolved ones (`h8 i9 i7 i8 g7 f11` with
- * --tt-mb 2: 20 M work without a result, the table all but full of solved
- * entries).  If it cannot be made, solved entries evicted at the cap are
- * lost, as they were before there was one.
- */
-static void make_solved_store(Dfpn *s)
-{
-    uint64_t cap = ((uint64_t)s->cfg.tt_mb << 20) / SOLVED_CAP_DIV;
-    if (tt_create_bytes(&s->solved, cap > SOLVED_START_BYTES ? cap : SOLVED_START_BYTES, SOLVED_START_BYTES) == 0)
-        s->tt.solved_elsewhere = true;
-}
-
-/*
- * Grow what is due, with no other thread in the tables (park(), or alone):
- * the TT (nothing at its cap), then the solved store, made when the TT
- * reaches its cap.
- */
-static void grow_tables(Dfpn *s)
-{
-    tt_grow(&s->tt);
-    if (s->tt.nbuckets == s->tt.max_buckets) {
-        if (!s->solved.entries)
-            make_solved_store(s);
-        else
-            s->tt.solved_elsewhere = true; /* made before dfpn_clear: in use again */
-    }
-    if (atomic_load(&s->solved_grow)) {
-        atomic_store(&s->solved_grow, false);
-        tt_grow(&s->solved);
-    }
-}
-
-/*
- * Count the TT slots w's stores filled; ask for growth when the table is a
- * quarter full.  In a parallel solve every thread populates the next
- * doubling's memory ahead, PREPARE_BYTES at a flush and at most an eighth
- * of its time: the kernel zeroes it (0.4-25 GB/s on this VM, slowest on
- * memory the VM never touched: a 2 MiB huge page then takes ~4.6 ms; 32 MiB
- * took 41 ms of a 129 ms solve), and otherwise the thread that grows the
- * table does it while the others wait.  The racers share that work evenly:
- * either may win (over the suite thread 1's order gives 65% of the fastest
- * solves' time), and a thread that pays for the others' memory loses races
- * it would win alone (`h8 i9 i7 i8 g7 e7`: thread 1 won in 0.036-0.048 s
- * with 5-14 ms of populating, against 0.029 s alone).
- */
-static void flush_tt_count(Worker *w)
-{
-    Dfpn *s = w->s;
-    if (w->tt_new && tt_add_used(&s->tt, w->tt_new))
-        ask_growth(s);
-    w->tt_new = 0;
-    if (w->solved_new && tt_add_used(&s->solved, w->solved_new))
-        ask_solved_growth(s);
-    w->solved_new = 0;
-    if (s->cfg.threads > 1 && tt_growth_unprepared(&s->tt) && !should_stop(w)) { /* not after the solve */
-        /*
-         * At most an eighth of the thread's time (together a quarter of a
-         * 2-thread solve's): on memory the VM never touched a 1 MiB piece
-         * takes ~2.5 ms, and a thread doing little else would stop being a
-         * racer.
-         */
-        double t = clock_now();
-        if (w->prep_s * 8 <= t - s->t0) {
-            tt_prepare_growth(&s->tt, PREPARE_BYTES);
-            w->prep_s += clock_now() - t;
-        }
-    }
 }
 
 /*
@@ -294,7 +65,7 @@ static void count_work(Worker *w, uint64_t n)
         return;
     uint64_t total = atomic_fetch_add(&s->nodes, w->unflushed) + w->unflushed;
     w->unflushed = 0;
-    flush_tt_count(w);
+    dfpn_flush_tt_count(w);
     if (s->node_limit && total >= s->node_limit)
         atomic_store(&s->stop_internal, true);
     if (s->cfg.stop && atomic_load(s->cfg.stop))
@@ -311,70 +82,10 @@ static void count_work(Worker *w, uint64_t n)
 }
 
 /*
- * Grow the TT with several threads: a thread at a safe point (node entry:
- * it holds copies of entries, never pointers) waits here until every thread
- * still in the solve has arrived, then one of them doubles the table while
- * the others wait.  A thread that leaves the solve stops counting as
- * running, so the rest never wait for it.  A thread leaves the count before
- * it looks at the request a last time, and waits again if a new one came
- * meanwhile: so nobody grows the table while a thread it counted as parked
- * is back in the search.  When the solve is stopping, a waiting thread
- * drops the request instead (the table need not grow any more), so a
- * thread stuck elsewhere cannot hold a stop.
- */
-static void park(Worker *w)
-{
-    Dfpn *s = w->s;
-    for (;;) {
-        atomic_fetch_add(&s->parked, 1);
-        while (atomic_load(&s->grow_req)) {
-            bool idle = false;
-            bool stopping = should_stop(w);
-            if ((stopping || atomic_load(&s->parked) == atomic_load(&s->running)) &&
-                atomic_compare_exchange_strong(&s->growing, &idle, true)) {
-                /*
-                 * Count again under the lock: the two loads above are not one
-                 * snapshot (another thread may have grown the table, left and
-                 * asked again in between).  The request is read first: only a
-                 * holder of the lock clears it, so it stands from then on; a
-                 * thread that left park() to search saw it clear before that,
-                 * so its leaving shows in the count read after; a thread that
-                 * arrived and found no request counted itself in `running`
-                 * before, so it shows too; a thread that arrives now, or is
-                 * still on its way out of park(), finds the request and waits.
-                 * Equal counts then mean every thread that can touch the
-                 * table is waiting.  This needs the request cleared only under
-                 * the lock (outside a solve aside) and these atomics seq_cst.
-                 */
-                bool req = atomic_load(&s->grow_req);
-                bool all = atomic_load(&s->parked) == atomic_load(&s->running);
-                if (req && !stopping && !all) {
-                    atomic_store(&s->growing, false);
-                    sched_yield();
-                    continue;
-                }
-                if (req && !stopping) /* not already done by another thread */
-                    grow_tables(s);
-                atomic_store(&s->grow_req, false);
-                atomic_store(&s->growing, false);
-                break;
-            }
-            sched_yield();
-        }
-        atomic_fetch_sub(&s->parked, 1);
-        if (!atomic_load(&s->grow_req))
-            return;
-    }
-}
-
-/*
  * Other threads use the TT now: several are in the solve (those that left
  * it are done with the table; the acquire orders their last accesses first).
  */
 static inline bool tt_shared(Dfpn *s) { return atomic_load_explicit(&s->running, memory_order_acquire) > 1; }
-
-/* Thread tid's TT keys are the positions' keys ^ its salt: see "Parallel search" in dfpn.h. */
-static inline Key thread_salt(int tid) { return (Key)tid * UINT64_C(0x9e3779b97f4a7c15); }
 
 /* Record a solved result d of the node at depth (see root_result). */
 static inline void record_root(Worker *w, int depth, const TTData *d)
@@ -385,15 +96,6 @@ static inline void record_root(Worker *w, int depth, const TTData *d)
                  (uint64_t)w->tid << 32;
     uint64_t none = 0;
     atomic_compare_exchange_strong(&w->s->root_result, &none, v);
-}
-
-/* Look key up in the TT, then in the solved store once it holds entries (only solved ones are kept there). */
-static inline bool probe_kept(const Dfpn *s, Key key, TTData *e)
-{
-    if (tt_probe(&s->tt, key, e))
-        return true;
-    return atomic_load_explicit(&s->solved_on, memory_order_relaxed) && tt_probe(&s->solved, key, e) &&
-           (e->pn == 0 || e->dn == 0);
 }
 
 /*
@@ -486,17 +188,17 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Key key = dfpn_tt_key(b, att) ^ w->salt; /* children's keys inherit the salt (ng_child_key) */
     /*
      * Grow the TT when asked, between TT accesses (the search holds copies of
-     * entries, never pointers).  In a solve the threads meet in park() first
+     * entries, never pointers).  In a solve the threads meet in dfpn_park() first
      * (a 1-thread solve finds itself alone there and grows the table at a
      * point fixed by the node count: the search stays deterministic);
      * dfpn_search_node runs outside any solve, alone.
      */
     if (atomic_load_explicit(&s->grow_req, memory_order_relaxed)) {
         if (atomic_load(&s->running) > 0) { /* in a solve: another thread may join at any time */
-            park(w);
+            dfpn_park(w);
         } else {
             atomic_store_explicit(&s->grow_req, false, memory_order_relaxed);
-            grow_tables(s);
+            dfpn_grow_tables(s);
         }
     }
     uint64_t start = w->nodes;
@@ -671,225 +373,6 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
 }
 
-/* Free a worker's memory. */
-static void worker_free(Worker *w)
-{
-    free(w->stack);
-    free(w->cache);
-    vct_free(w->ng.vct);
-    vcf_free(w->ng.vcf);
-    memset(w, 0, sizeof *w);
-}
-
-/*
- * Allocate what w lacks for cfg (the memory stays until dfpn_free, so a
- * solve neither allocates nor frees: freeing would unmap it, a TLB-shootdown
- * interrupt to every other CPU running the process's threads).  A new leaf
- * VCF table is faulted in now: its probes read pages before writing them,
- * and each such page would cost the same interrupt at its first store once
- * other threads run (see "Growth" in tt.h).  The child-list cache is
- * written before it is read (only nodes found in the TT read it) and needs
- * nothing.  0 or RJ_ENOMEM (what was allocated stays for worker_free).
- */
-static int worker_alloc(Worker *w, const DfpnConfig *cfg)
-{
-    if (!w->stack)
-        w->stack = malloc(sizeof(Children) * MAX_PLY);
-    if (!w->cache)
-        w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    if (!w->ng.vct && cfg->vct_budget && (w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE)))
-        vct_clear(w->ng.vct);
-    if (!w->ng.vcf && (w->ng.vcf = vcf_new(VCF_TT_LOG2)))
-        vcf_clear(w->ng.vcf);
-    if (!w->stack || !w->cache || (!w->ng.vct && cfg->vct_budget) || !w->ng.vcf)
-        return RJ_ENOMEM;
-    if (w->epoch == 0)
-        w->epoch = 1; /* cache entries of epoch 0 are empty */
-    return 0;
-}
-
-/* Empty w's child-list cache (its epoch moves on): the lists depend on the configuration. */
-static void worker_drop_lists(Worker *w)
-{
-    if (++w->epoch == 0) { /* wrapped: entries of every age are left */
-        if (w->cache)
-            memset(w->cache, 0, ((size_t)1 << GEN_CACHE_BITS) * sizeof *w->cache);
-        w->epoch = 1;
-    }
-}
-
-/* Forget everything w learnt (dfpn_clear): its VCF/VCT facts and its cached lists. */
-static void worker_forget(Worker *w)
-{
-    if (w->ng.vcf)
-        vcf_clear(w->ng.vcf);
-    if (w->ng.vct)
-        vct_clear(w->ng.vct);
-    worker_drop_lists(w);
-}
-
-/*
- * Make w (allocated: worker_alloc) thread tid's worker for a search of b.
- * What it learnt in earlier solves (VCF facts, child lists) stays, as the TT
- * does, until dfpn_clear.
- */
-static void worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
-{
-    Worker keep = *w;
-    memset(w, 0, sizeof *w);
-    w->cache = keep.cache;
-    w->stack = keep.stack;
-    w->ng.vcf = keep.ng.vcf;
-    w->ng.vct = keep.ng.vct;
-    w->epoch = keep.epoch;
-    w->s = s;
-    w->b = *b;
-    w->tid = tid;
-    if (tid > 0) { /* see "Parallel search" in dfpn.h */
-        /* The 180-degree turn first, then the other transforms, then shuffles. */
-        static const int ties[NUM_SYMS] = { 0, 3, 4, 7, 1, 2, 5, 6 };
-        ng_tie_order(tid < NUM_SYMS ? ties[tid] : tid, &w->tie_order);
-        w->tie = &w->tie_order;
-        w->salt = thread_salt(tid);
-    }
-}
-
-/* Grow the solver's pool of workers to n and allocate their memory for s->cfg. */
-static int workers_reserve(Dfpn *s, int n)
-{
-    if (n > s->nworkers) {
-        Worker *ws = realloc(s->workers, (size_t)n * sizeof *ws);
-        if (!ws)
-            return RJ_ENOMEM;
-        memset(ws + s->nworkers, 0, (size_t)(n - s->nworkers) * sizeof *ws);
-        s->workers = ws;
-        s->nworkers = n;
-    }
-    for (int i = 0; i < n; i++)
-        if (worker_alloc(&s->workers[i], &s->cfg))
-            return RJ_ENOMEM;
-    return 0;
-}
-
-static void worker_flush(Worker *w)
-{
-    /* First: the count adds below publish it to the thread that reads the totals. */
-    flush_tt_count(w); /* a growth asked for now happens in a later solve (or is asked for again) */
-    atomic_fetch_add(&w->s->nodes, w->unflushed);
-    atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
-    w->unflushed = 0;
-    w->dfpn_nodes = 0;
-}
-
-void dfpn_config_default(DfpnConfig *c)
-{
-    memset(c, 0, sizeof *c);
-    c->attacker = EMPTY;
-    c->rules = RULE_RENJU;
-    c->threads = 1;
-    c->tt_mb = 64;
-    c->progress_interval = 0.5;
-}
-
-/* cfg with the defaults filled in. */
-static DfpnConfig effective_config(const DfpnConfig *cfg)
-{
-    DfpnConfig c = *cfg;
-    if (c.vcf_budget == 0)
-        c.vcf_budget = DEFAULT_VCF_BUDGET;
-    if (c.progress_interval <= 0)
-        c.progress_interval = 0.5;
-    return c;
-}
-
-/*
- * Start OpenMP's threads for a solver of n threads now, not in the first
- * solve: starting a thread can take milliseconds on a virtual machine (the
- * new thread first runs on its parent's CPU), which a short solve would pay
- * on its clock.  libgomp keeps them for later parallel regions.
- */
-static void start_threads(Dfpn *s, int n)
-{
-    if (n > 1) {
-#pragma omp parallel num_threads(n)
-        {
-            place_record(&s->place, omp_get_thread_num());
-            atomic_fetch_add(&s->started, 1);
-        }
-        (void)atomic_load(&s->started);
-    }
-}
-
-int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
-{
-    /* The TT's entries depend on the rule set and on candidate-only vs full-width disproofs. */
-    if (cfg->threads < 1 || cfg->tt_mb != s->cfg.tt_mb || cfg->rules != s->cfg.rules ||
-        cfg->full_width != s->cfg.full_width)
-        return RJ_EBADARG;
-    s->cfg = effective_config(cfg);
-    start_threads(s, cfg->threads);
-    /* Child lists depend on the threat-search budgets: cached ones are dropped. */
-    for (int i = 0; i < s->nworkers; i++)
-        worker_drop_lists(&s->workers[i]);
-    return workers_reserve(s, cfg->threads);
-}
-
-int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
-{
-    *out = NULL;
-    if (cfg->threads < 1 || cfg->tt_mb < 1)
-        return RJ_EBADARG;
-    Dfpn *s = calloc(1, sizeof *s);
-    if (!s)
-        return RJ_ENOMEM;
-    s->cfg = effective_config(cfg);
-    int rc = tt_create(&s->tt, cfg->tt_mb);
-    if (rc) {
-        dfpn_free(s);
-        return rc;
-    }
-    if (s->tt.nbuckets == s->tt.max_buckets) /* at its cap from the start: see grow_tables() */
-        make_solved_store(s);
-    start_threads(s, cfg->threads);
-    if (workers_reserve(s, cfg->threads)) {
-        dfpn_free(s);
-        return RJ_ENOMEM;
-    }
-    *out = s;
-    return 0;
-}
-
-void dfpn_free(Dfpn *s)
-{
-    if (!s)
-        return;
-    for (int i = 0; i < s->nworkers; i++)
-        worker_free(&s->workers[i]);
-    free(s->workers);
-    tt_free(&s->solved);
-    tt_free(&s->tt);
-    free(s);
-}
-
-void dfpn_clear(Dfpn *s)
-{
-    tt_clear(&s->tt);
-    tt_clear(&s->solved); /* (kept for the next time the TT reaches its cap) */
-    /* Below the cap again (unless it starts there): ranked as a fresh solver's TT. */
-    s->tt.solved_elsewhere = s->solved.entries && s->tt.nbuckets == s->tt.max_buckets;
-    atomic_store(&s->solved_on, false);
-    atomic_store(&s->solved_grow, false);
-    for (int i = 0; i < s->nworkers; i++)
-        worker_forget(&s->workers[i]);
-    atomic_store(&s->grow_req, false);
-}
-
-void dfpn_request_stop(Dfpn *s) { atomic_store(&s->stop_internal, true); }
-
-const TT *dfpn_tt(const Dfpn *s) { return &s->tt; }
-
-const DfpnConfig *dfpn_config(const Dfpn *s) { return &s->cfg; }
-
 /* Principal variation: follow the TT's best moves from the root. */
 static void extract_pv(const Dfpn *s, const Board *root, DfpnResult *res)
 {
@@ -924,7 +407,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
     int nthreads = s->cfg.threads;
-    if (workers_reserve(s, nthreads))
+    if (dfpn_workers_reserve(s, nthreads))
         return RJ_ENOMEM;
     _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
     atomic_store(&s->parked, 0);
@@ -935,19 +418,19 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         (void)atomic_load(&s->solves); /* see Dfpn.solves */
         place_record(&s->place, omp_get_thread_num());
         Worker *w = &s->workers[omp_get_thread_num()];
-        worker_begin(w, s, b, omp_get_thread_num());
+        dfpn_worker_begin(w, s, b, omp_get_thread_num());
         /*
          * A thread joins the solve when it starts, with no barrier: a
          * thread can take milliseconds to start on a virtual machine,
          * and thread 0 need not wait for it.  It counts itself among
-         * the threads the TT's growth waits for (park()) before its
+         * the threads the TT's growth waits for (dfpn_park()) before its
          * first TT access, then waits out a growth already asked for:
          * a thread growing the table counted the threads before this
          * one came, but has not cleared the request yet.
          */
         atomic_fetch_add(&s->running, 1);
         if (atomic_load(&s->grow_req))
-            park(w);
+            dfpn_park(w);
         w->next_progress = s->t0 + s->cfg.progress_interval;
         w->solve_root = true;
         while (!should_stop(w) && !atomic_load(&s->root_result))
@@ -959,7 +442,7 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
         uint64_t seen = atomic_load(&max_thread_nodes);
         while (w->nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w->nodes))
             ;
-        worker_flush(w); /* reads the TT's size: before leaving the count */
+        dfpn_worker_flush(w); /* reads the TT's size: before leaving the count */
         atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
     }
     /*
@@ -1017,29 +500,12 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     return 0;
 }
 
-bool dfpn_probe(const Dfpn *s, const Board *b, Color attacker, TTData *e)
-{
-    Key key = dfpn_tt_key(b, attacker);
-    bool found = probe_kept(s, key ^ thread_salt(s->result_tid), e);
-    if (found && (e->pn == 0 || e->dn == 0))
-        return true;
-    /* A subtree another thread solved (the root's children are shared): any thread's proof is a proof. */
-    for (int t = 0; t < s->nworkers; t++) { /* every thread any solve of s ran (set_config may lower threads) */
-        TTData o;
-        if (t != s->result_tid && probe_kept(s, key ^ thread_salt(t), &o) && (o.pn == 0 || o.dn == 0)) {
-            *e = o;
-            return true;
-        }
-    }
-    return found;
-}
-
 Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
 {
-    if (workers_reserve(s, s->result_tid + 1))
+    if (dfpn_workers_reserve(s, s->result_tid + 1))
         return RESULT_UNKNOWN;
     Worker *w = &s->workers[s->result_tid];
-    worker_begin(w, s, b, s->result_tid); /* it continues the solving thread's search */
+    dfpn_worker_begin(w, s, b, s->result_tid); /* it continues the solving thread's search */
     Color saved = s->attacker;
     s->attacker = attacker;
     atomic_store(&s->stop_internal, false);
@@ -1052,68 +518,9 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
             break;
         mid(w, 0, PN_INF, PN_INF); /* alone: no solve is running (s->running 0) */
     }
-    flush_tt_count(w);
+    dfpn_flush_tt_count(w);
     s->attacker = saved;
     if (dfpn_probe(s, b, attacker, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;
     return RESULT_UNKNOWN;
-}
-
-/* Size and depth of the subtree appended to w from offset len: framed with a header for proof_stats. */
-static void appended_stats(const Board *b, RuleSet rs, Color attacker, const ProofWriter *w, size_t len,
-                           uint64_t *pnodes, uint32_t *pdepth)
-{
-    ProofStats st;
-    ProofWriter tmp = { 0 };
-    pw_header(&tmp, rs, attacker);
-    pw_bytes(&tmp, w->data + len, w->len - len);
-    if (!tmp.err && proof_stats(b, tmp.data, tmp.len, &st) == 0) {
-        if (pnodes)
-            *pnodes += st.nodes;
-        if (pdepth && st.depth > *pdepth)
-            *pdepth = st.depth;
-    }
-    free(tmp.data);
-}
-
-bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint64_t *pnodes, uint32_t *pdepth)
-{
-    RuleSet rs = s->cfg.rules;
-    size_t len = w ? w->len : 0;
-    VcfCtx *vcf = vcf_new(VCF_TT_LOG2 - 4);
-    if (!vcf)
-        return false;
-    ThreatOpts vo;
-    memset(&vo, 0, sizeof vo);
-    vo.max_nodes = s->cfg.vcf_budget * 20; /* a fresh context knows less than the search's */
-    VcfResult vr1;
-    bool vwin = vcf_search(vcf, b, attacker, rs, &vo, &vr1) == 0 && vr1.result == RESULT_PROVEN &&
-                (!w || vcf_line_to_proof(b, attacker, rs, &vr1, w) == 0);
-    vcf_free(vcf);
-    if (vwin) {
-        if (w)
-            appended_stats(b, rs, attacker, w, len, pnodes, pdepth);
-        return true;
-    }
-    if (w)
-        w->len = len;
-    if (s->cfg.vct_budget == 0)
-        return false;
-    VctCtx *vct = vct_new(VCT_TT_LOG2, VCT_TREE);
-    if (!vct)
-        return false;
-    ThreatOpts o;
-    memset(&o, 0, sizeof o);
-    o.max_nodes = s->cfg.vct_budget * 20; /* a fresh context knows less than the search's */
-    VctResult vr;
-    bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
-    if (win && w) {
-        win = vct_write_proof(vct, b, w) == 0;
-        if (!win)
-            w->len = len;
-        else
-            appended_stats(b, rs, attacker, w, len, pnodes, pdepth);
-    }
-    vct_free(vct);
-    return win;
 }
