@@ -178,6 +178,30 @@ static __attribute__((noinline)) void order_keeping_values(Board *b, Color att, 
     }
 }
 
+/*
+ * Where mid() stands with the children's values (and so which of them it
+ * reads from the TT at the next pass of its loop):
+ *   - a new node first uses its children's initial values without reading
+ *     the TT: most new nodes exceed their thresholds at once, and fewer
+ *     than 1% of their children were found in the TT (measured).  The TT is
+ *     read before a child is chosen.  Initial values never claim a result.
+ *   - a new node whose initial values already exceed its thresholds (most
+ *     of them) returns at once: one pass over the initial numbers, the same
+ *     values and best move as the loop would compute from them.
+ *   - otherwise the values are all read from the TT at first (prefetched
+ *     together), then only the child just searched, unless other threads
+ *     are writing too (the root re-reads all: shared results).  A stale
+ *     value of another child (a transposition) is only a guide: the child
+ *     is re-read when it is next searched.
+ */
+typedef enum {
+    MID_INITIAL,   /* the children's initial values; the TT not read yet */
+    MID_FRESH,     /* a new node returning at once on its initial values (no loop) */
+    MID_READ_ALL,  /* read every child's values from the TT */
+    MID_CARRIED,   /* the values read were carried over the reordering: read none */
+    MID_REREAD_ONE /* read the child just searched (`searched`) only */
+} MidState;
+
 /* The df-pn MID procedure at depth (the worker's board is the node). */
 static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
 {
@@ -237,27 +261,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     ProofNum phi, delta;
     int best = 0;
-    /*
-     * Children's values: all read from the TT at first (prefetched together),
-     * then only the child just searched, unless other threads are writing too.
-     * A stale value of another child (a transposition) is only a guide: the
-     * child is re-read when it is next searched.
-     */
-    int reread = -1;
-    /*
-     * A new node first uses its children's initial values without reading
-     * the TT: most new nodes exceed their thresholds at once, and fewer than
-     * 1% of their children were found in the TT (measured).  The TT is read
-     * before a child is chosen.  Initial values never claim a result.
-     */
-    bool probed = found;
-    /*
-     * A new node whose initial values already exceed its thresholds (most
-     * of them) returns at once: one pass over the initial numbers, the same
-     * values and best move as the loop below would compute from them.
-     */
-    bool fresh = false;
-    if (!probed && c->n > 0) {
+    MidState state = found ? MID_READ_ALL : MID_INITIAL; /* see MidState */
+    int searched = 0; /* MID_REREAD_ONE: the child just searched */
+    if (state == MID_INITIAL && c->n > 0) { /* a new node: does it return at once? */
         ProofNum lo_v = PN_INF;
         int arg = 0;
         uint64_t sum = 0;
@@ -271,19 +277,20 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         phi = is_or ? lo_v : 1;
         delta = is_or ? (ProofNum)c->n : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum;
         best = is_or ? arg : 0;
-        fresh = phi >= thphi || delta >= thdelta || should_stop(w);
+        if (phi >= thphi || delta >= thdelta || should_stop(w))
+            state = MID_FRESH;
     }
     /* Children's TT keys: ng_order() computes them when it runs first. */
-    if (!fresh && (c->ordered || probed))
+    if (state == MID_READ_ALL || (state == MID_INITIAL && c->ordered))
         for (int i = 0; i < c->n; i++)
             c->key[i] = ng_child_key(b, key, c->mv[i]);
-    while (!fresh) {
+    while (state != MID_FRESH) {
         int lo = 0, hi = c->n;
-        if (reread == -2) { /* values carried over the reordering */
+        if (state == MID_CARRIED) {
             lo = hi = 0;
-        } else if (reread >= 0 && !(depth == 0 && tt_shared(s))) { /* the root re-reads all: shared results */
-            lo = reread, hi = reread + 1;
-        } else if (probed) {
+        } else if (state == MID_REREAD_ONE && !(depth == 0 && tt_shared(s))) { /* the root re-reads all: shared results */
+            lo = searched, hi = searched + 1;
+        } else if (state != MID_INITIAL) {
             for (int i = 0; i < c->n; i++)
                 tt_prefetch(&s->tt, c->key[i]);
             if (atomic_load_explicit(&s->solved_on, memory_order_relaxed))
@@ -292,7 +299,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         }
         for (int i = lo; i < hi; i++) {
             TTData ce;
-            if (probed && tt_get(w, depth + 1, c->key[i], &ce)) {
+            if (state != MID_INITIAL && tt_get(w, depth + 1, c->key[i], &ce)) {
                 c->pn[i] = ce.pn, c->dn[i] = ce.dn, c->exact[i] = ce.exact, c->work[i] = (uint8_t)ce.work;
             } else { /* initial values: init_pn >= 1, dn 1 */
                 c->pn[i] = c->init_pn[i];
@@ -323,9 +330,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         best = sel;
         if (phi >= thphi || delta >= thdelta || should_stop(w))
             break;
-        if (!c->ordered || !probed) { /* about to choose a child: order them and read the TT */
+        if (!c->ordered || state == MID_INITIAL) { /* about to choose a child: order them and read the TT */
             /* Values read from the TT already: they are carried over the reordering. */
-            bool carry = probed;
+            bool carry = state != MID_INITIAL;
             if (!c->ordered) {
                 if (carry)
                     order_keeping_values(b, att, key, c, w->tie);
@@ -333,8 +340,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                     ng_order(b, att, key, c, w->tie);
                 cache_put(gce, w->epoch, key, c);
             }
-            probed = true;
-            reread = carry ? -2 : -1;
+            state = carry ? MID_CARRIED : MID_READ_ALL;
             continue;
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
@@ -350,9 +356,10 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         board_play(b, c->mv[sel]);
         mid(w, depth + 1, c_thphi, c_thdelta);
         board_undo(b);
-        reread = sel;
+        state = MID_REREAD_ONE, searched = sel;
     }
     /* Exactness of the result, and the defender's hardest (most searched) move for a proof. */
+    bool fresh = state == MID_FRESH;
     bool all_exact = !fresh, some_exact = false;
     int hard = 0, hard_work = -1;
     for (int i = 0; i < (fresh ? 0 : c->n); i++) {
