@@ -399,9 +399,15 @@ static void extract_pv(const Dfpn *s, const Board *root, DfpnResult *res)
     }
 }
 
-int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
+/* Per-thread work totals of a solve (atomics: set by the threads, read after). */
+typedef struct {
+    _Atomic uint64_t max_thread_nodes; /* the most work one thread did */
+    _Atomic uint64_t thread0_nodes;
+} ThreadTotals;
+
+/* Phase 1: reset the solver's per-solve state for a solve of b. */
+static void solve_begin(Dfpn *s, const Board *b)
 {
-    memset(res, 0, sizeof *res);
     s->attacker = s->cfg.attacker == EMPTY ? b->to_move : s->cfg.attacker;
     s->root_key = dfpn_tt_key(b, s->attacker);
     atomic_store(&s->root_numbers, UINT64_C(1) << 32 | 1);
@@ -413,45 +419,50 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
-    int nthreads = s->cfg.threads;
-    if (dfpn_workers_reserve(s, nthreads))
-        return RJ_ENOMEM;
-    _Atomic uint64_t max_thread_nodes = 0, thread0_nodes = 0;
+}
+
+/* One thread's part of the solve (inside the parallel region): search from b until solved or stopped. */
+static void solve_thread(Dfpn *s, const Board *b, ThreadTotals *tot)
+{
+    (void)atomic_load(&s->solves); /* see Dfpn.solves */
+    place_record(&s->place, omp_get_thread_num());
+    Worker *w = &s->workers[omp_get_thread_num()];
+    dfpn_worker_begin(w, s, b, omp_get_thread_num());
+    /*
+     * A thread joins the solve when it starts, with no barrier: a
+     * thread can take milliseconds to start on a virtual machine,
+     * and thread 0 need not wait for it.  It counts itself among
+     * the threads the TT's growth waits for (dfpn_park()) before its
+     * first TT access, then waits out a growth already asked for:
+     * a thread growing the table counted the threads before this
+     * one came, but has not cleared the request yet.
+     */
+    atomic_fetch_add(&s->running, 1);
+    if (atomic_load(&s->grow_req))
+        dfpn_park(w);
+    w->next_progress = s->t0 + s->cfg.progress_interval;
+    w->solve_root = true;
+    while (!should_stop(w) && !atomic_load(&s->root_result))
+        mid(w, 0, PN_INF, PN_INF);
+    atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
+    /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
+    if (w->tid == 0)
+        atomic_store(&tot->thread0_nodes, w->nodes);
+    uint64_t seen = atomic_load(&tot->max_thread_nodes);
+    while (w->nodes > seen && !atomic_compare_exchange_weak(&tot->max_thread_nodes, &seen, w->nodes))
+        ;
+    dfpn_worker_flush(w); /* reads the TT's size: before leaving the count */
+    atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
+}
+
+/* Phase 2: the threads race from b (the helpers kept off the master's CPU meanwhile). */
+static void solve_race(Dfpn *s, const Board *b, int nthreads, ThreadTotals *tot)
+{
     atomic_store(&s->parked, 0);
     place_helpers_away(&s->place, nthreads);
     atomic_fetch_add(&s->solves, 1);
-#pragma omp parallel num_threads(nthreads) shared(max_thread_nodes, thread0_nodes)
-    {
-        (void)atomic_load(&s->solves); /* see Dfpn.solves */
-        place_record(&s->place, omp_get_thread_num());
-        Worker *w = &s->workers[omp_get_thread_num()];
-        dfpn_worker_begin(w, s, b, omp_get_thread_num());
-        /*
-         * A thread joins the solve when it starts, with no barrier: a
-         * thread can take milliseconds to start on a virtual machine,
-         * and thread 0 need not wait for it.  It counts itself among
-         * the threads the TT's growth waits for (dfpn_park()) before its
-         * first TT access, then waits out a growth already asked for:
-         * a thread growing the table counted the threads before this
-         * one came, but has not cleared the request yet.
-         */
-        atomic_fetch_add(&s->running, 1);
-        if (atomic_load(&s->grow_req))
-            dfpn_park(w);
-        w->next_progress = s->t0 + s->cfg.progress_interval;
-        w->solve_root = true;
-        while (!should_stop(w) && !atomic_load(&s->root_result))
-            mid(w, 0, PN_INF, PN_INF);
-        atomic_store(&s->stop_internal, true); /* solved or stopped: everyone unwinds */
-        /* An atomic maximum (not an OpenMP critical: visible to ThreadSanitizer). */
-        if (w->tid == 0)
-            atomic_store(&thread0_nodes, w->nodes);
-        uint64_t seen = atomic_load(&max_thread_nodes);
-        while (w->nodes > seen && !atomic_compare_exchange_weak(&max_thread_nodes, &seen, w->nodes))
-            ;
-        dfpn_worker_flush(w); /* reads the TT's size: before leaving the count */
-        atomic_fetch_sub(&s->running, 1); /* no more TT use: nobody waits for this thread */
-    }
+#pragma omp parallel num_threads(nthreads) shared(tot)
+    solve_thread(s, b, tot);
     /*
      * Every thread left the count last (0 now): reading it orders their last
      * writes before what follows for ThreadSanitizer, which cannot see
@@ -461,7 +472,16 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
     place_restore(&s->place, nthreads);
     assert(left == 0);
     (void)left;
-    TTData e = { 1, 1, POINT_NONE, 0, false };
+}
+
+/*
+ * Phase 3: the root's entry after the race, in *e; false when there is
+ * none (an unsolved root entry replaced in a full table: *e then holds the
+ * last numbers computed).
+ */
+static bool solve_root_entry(Dfpn *s, TTData *e)
+{
+    *e = (TTData){ 1, 1, POINT_NONE, 0, false };
     uint64_t rr = atomic_load(&s->root_result);
     bool found;
     s->result_tid = rr ? (int)(rr >> 32) : 0;
@@ -472,38 +492,57 @@ int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
          * proof's extraction read, and the plain key, for later solves.
          */
         bool proven = rr & ROOT_PROVEN;
-        e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8 & 0xff), 63, (rr & ROOT_EXACT) != 0 };
-        keep_store(s, s->root_key, &e, NULL);
+        *e = (TTData){ proven ? 0 : PN_INF, proven ? PN_INF : 0, (Point)(rr >> 8 & 0xff), 63, (rr & ROOT_EXACT) != 0 };
+        keep_store(s, s->root_key, e, NULL);
         if (s->result_tid)
-            keep_store(s, s->root_key ^ thread_salt(s->result_tid), &e, NULL);
+            keep_store(s, s->root_key ^ thread_salt(s->result_tid), e, NULL);
         found = true;
     } else {
-        found = probe_kept(s, s->root_key, &e);
+        found = probe_kept(s, s->root_key, e);
     }
     if (!found) { /* an unsolved root entry replaced in a full table: the last numbers computed */
         uint64_t rn = atomic_load(&s->root_numbers);
-        e.pn = (ProofNum)(rn >> 32), e.dn = (ProofNum)rn;
+        e->pn = (ProofNum)(rn >> 32), e->dn = (ProofNum)rn;
     }
+    return found;
+}
+
+/* Phase 4: the result from the root's entry e (found: solve_root_entry) and the counts. */
+static void solve_report(const Dfpn *s, const TTData *e, bool found, ThreadTotals *tot, DfpnResult *res)
+{
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
-    res->max_thread_nodes = atomic_load(&max_thread_nodes);
-    res->thread0_nodes = atomic_load(&thread0_nodes);
+    res->max_thread_nodes = atomic_load(&tot->max_thread_nodes);
+    res->thread0_nodes = atomic_load(&tot->thread0_nodes);
     res->time_s = clock_now() - s->t0;
-    res->root_pn = e.pn;
-    res->root_dn = e.dn;
-    res->best = found ? e.best : POINT_NONE;
+    res->root_pn = e->pn;
+    res->root_dn = e->dn;
+    res->best = found ? e->best : POINT_NONE;
     res->interrupted = s->cfg.stop && atomic_load(s->cfg.stop);
-    if (found && e.pn == 0) {
+    if (found && e->pn == 0) {
         res->result = RESULT_PROVEN;
-    } else if (found && e.dn == 0) {
-        res->result = e.exact ? RESULT_DISPROVEN : RESULT_UNKNOWN;
-        res->candidates_refuted = !e.exact;
+    } else if (found && e->dn == 0) {
+        res->result = e->exact ? RESULT_DISPROVEN : RESULT_UNKNOWN;
+        res->candidates_refuted = !e->exact;
     } else {
         res->result = RESULT_UNKNOWN;
         res->stopped = true;
     }
-    extract_pv(s, b, res);
+}
+
+int dfpn_solve(Dfpn *s, const Board *b, DfpnResult *res)
+{
+    memset(res, 0, sizeof *res);
+    solve_begin(s, b);
+    if (dfpn_workers_reserve(s, s->cfg.threads))
+        return RJ_ENOMEM;
+    ThreadTotals tot = { 0, 0 };
+    solve_race(s, b, s->cfg.threads, &tot);
+    TTData e;
+    bool found = solve_root_entry(s, &e);
+    solve_report(s, &e, found, &tot, res);
+    extract_pv(s, b, res); /* phase 5: the principal variation */
     return 0;
 }
 
