@@ -236,7 +236,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
-    NodeStatus st = { RESULT_UNKNOWN, false, false, POINT_NONE };
+    NodeStatus st = { .result = RESULT_UNKNOWN, .best = POINT_NONE }; /* children follow */
     if (found && gce->epoch == w->epoch && gce->key == key) {
         c->n = gce->n;
         c->complete = gce->complete;

@@ -106,6 +106,27 @@ static void mark_near(const Board *b, bool *near)
 
 /* ---- node rules ------------------------------------------------------- */
 
+/* The node's status: children follow (not terminal). */
+static inline NodeStatus status_open(void) { return (NodeStatus){ .result = RESULT_UNKNOWN, .best = POINT_NONE }; }
+
+/* Proven by the node rules (a five, a forced loss of the defender); best: the winning move or POINT_NONE. */
+static inline NodeStatus status_proven(Point best)
+{
+    return (NodeStatus){ .result = RESULT_PROVEN, .exact = true, .best = best };
+}
+
+/* Proven by the leaf VCF / VCT, whose line starts with best (POINT_NONE: none). */
+static inline NodeStatus status_leaf_win(Point best)
+{
+    return (NodeStatus){ .result = RESULT_PROVEN, .exact = true, .leaf_vcf = true, .best = best };
+}
+
+/* Disproven; exact when every legal attacker move was refuted (see NodeStatus.exact). */
+static inline NodeStatus status_disproven(bool exact)
+{
+    return (NodeStatus){ .result = RESULT_DISPROVEN, .exact = exact, .best = POINT_NONE };
+}
+
 
 /* Attacker to move. */
 /* Leaf VCF of colour c (to move on b) within cfg's budget; the line goes to *r. */
@@ -128,17 +149,17 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     c->n = 0;
     c->complete = false;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     if (thr_five_points(b, att, rs, pts) > 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false, pts[0] };
+        return status_proven(pts[0]);
     int nd = thr_five_points(b, def, rs, pts);
     if (nd > 1)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     run_vcf &= x != NULL;
     if (run_vcf && leaf_vcf(cfg, b, att, x, &x->line))
-        return (NodeStatus){ RESULT_PROVEN, true, true, x->line.len > 0 ? x->line.line[0] : POINT_NONE };
+        return status_leaf_win(x->line.len > 0 ? x->line.line[0] : POINT_NONE);
     if (run_vcf && x->vct && cfg->vct_budget > 0) {
         ThreatOpts o;
         memset(&o, 0, sizeof o);
@@ -147,7 +168,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         if (vct_search(x->vct, b, att, rs, &o, &vr) == 0) {
             x->threat_nodes += vr.nodes;
             if (vr.result == RESULT_PROVEN)
-                return (NodeStatus){ RESULT_PROVEN, true, true, vr.len > 0 ? vr.line[0] : POINT_NONE };
+                return status_leaf_win(vr.len > 0 ? vr.line[0] : POINT_NONE);
         }
     }
     if (nd > 0) {
@@ -156,7 +177,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->ordered = true;
-        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
+        return status_open();
     }
     bool full = cfg->full_width || board_stone_count(b) == 0;
     uint16_t near[BOARD_SIZE];
@@ -190,8 +211,8 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     c->complete = full;
     c->ordered = false;
     if (c->n == 0) /* no candidate: only an exact statement when the list was complete */
-        return (NodeStatus){ RESULT_DISPROVEN, full, false, POINT_NONE };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
+        return status_disproven(full);
+    return status_open();
 }
 
 /*
@@ -235,21 +256,21 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     c->n = 0;
     c->complete = true;
     if (board_two_passes(b) || board_stone_count(b) == BOARD_POINTS)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     if (thr_five_points(b, def, rs, pts) > 0)
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     int na = thr_five_points(b, att, rs, pts);
     if (na > 0 && (na > 1 || !legal_for(b, pts[0], def, rs)))
-        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
+        return status_proven(POINT_NONE);
     if (na > 0) {
         c->n = 1;
         c->mv[0] = pts[0];
         c->init_pn[0] = 1;
         c->ordered = true;
-        return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
+        return status_open();
     }
     if (run_vcf && x && leaf_vcf(cfg, b, def, x, &x->line))
-        return (NodeStatus){ RESULT_DISPROVEN, true, false, POINT_NONE };
+        return status_disproven(true);
     const VcfResult *line = x ? &x->line : NULL;
     /* The attacker's threat: its VCF if the defender passed (not after an attacker pass: two passes end). */
     bool threat = false, far_ok = false;
@@ -325,8 +346,8 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     }
     c->ordered = false;
     if (c->n == 0)
-        return (NodeStatus){ RESULT_PROVEN, true, false, POINT_NONE };
-    return (NodeStatus){ RESULT_UNKNOWN, false, false, POINT_NONE };
+        return status_proven(POINT_NONE);
+    return status_open();
 }
 
 NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x)
