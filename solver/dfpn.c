@@ -246,7 +246,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             c->init_pn[i] = gce->init_pn[i];
     } else {
         uint64_t threat0 = w->ng.threat_nodes;
-        st = ng_generate(&s->cfg, b, att, c, !found, &w->ng);
+        st = ng_generate(&s->node_rules, b, att, c, !found, &w->ng);
         if (w->ng.threat_nodes > threat0)
             count_work(w, w->ng.threat_nodes - threat0);
         if (st.result == RESULT_UNKNOWN)

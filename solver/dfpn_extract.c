@@ -17,7 +17,7 @@ Result dfpn_node_children(const Dfpn *s, Board *b, Color attacker, Point *mv, in
         *n = 0;
         return RESULT_UNKNOWN;
     }
-    NodeStatus st = ng_generate(&s->cfg, b, attacker, c, false, NULL);
+    NodeStatus st = ng_generate(&s->node_rules, b, attacker, c, false, NULL);
     if (st.result == RESULT_UNKNOWN && !c->ordered)
         ng_order(b, attacker, dfpn_tt_key(b, attacker), c, NULL);
     *n = c->n;

@@ -47,6 +47,7 @@ enum { CACHE_LINE = 64 };
 struct Dfpn {
     /* Read at every node; written once per solve or rarely. */
     DfpnConfig cfg;
+    NodeRules node_rules; /* cfg's fields the node rules read (node_rules_of in dfpn_pool.c) */
     TT tt; /* its counters are on lines of their own (tt.h) */
     /*
      * The solved store: the proven and disproven entries the TT evicted at

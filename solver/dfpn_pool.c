@@ -277,6 +277,15 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
     return c;
 }
 
+/* The fields of cfg (its defaults filled in) the node rules read. */
+static NodeRules node_rules_of(const DfpnConfig *cfg)
+{
+    return (NodeRules){ .rules = cfg->rules,
+                        .full_width = cfg->full_width,
+                        .vcf_budget = cfg->vcf_budget,
+                        .vct_budget = cfg->vct_budget };
+}
+
 /*
  * Start OpenMP's threads for a solver of n threads now, not in the first
  * solve: starting a thread can take milliseconds on a virtual machine (the
@@ -302,6 +311,7 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
         cfg->full_width != s->cfg.full_width)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
+    s->node_rules = node_rules_of(&s->cfg);
     start_threads(s, cfg->threads);
     /* Child lists depend on the threat-search budgets: cached ones are dropped. */
     for (int i = 0; i < s->nworkers; i++)
@@ -318,6 +328,7 @@ int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
     if (!s)
         return RJ_ENOMEM;
     s->cfg = effective_config(cfg);
+    s->node_rules = node_rules_of(&s->cfg);
     int rc = tt_create(&s->tt, cfg->tt_mb);
     if (rc) {
         dfpn_free(s);

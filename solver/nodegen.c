@@ -129,21 +129,21 @@ static inline NodeStatus status_disproven(bool exact)
 
 
 /* Attacker to move. */
-/* Leaf VCF of colour c (to move on b) within cfg's budget; the line goes to *r. */
-static bool leaf_vcf(const DfpnConfig *cfg, Board *b, Color c, NgCtx *x, VcfResult *r)
+/* Leaf VCF of colour c (to move on b) within nr's budget; the line goes to *r. */
+static bool leaf_vcf(const NodeRules *nr, Board *b, Color c, NgCtx *x, VcfResult *r)
 {
     ThreatOpts o;
     memset(&o, 0, sizeof o);
-    o.max_nodes = cfg->vcf_budget;
-    if (vcf_search(x->vcf, b, c, cfg->rules, &o, r) != 0)
+    o.max_nodes = nr->vcf_budget;
+    if (vcf_search(x->vcf, b, c, nr->rules, &o, r) != 0)
         return false;
     x->threat_nodes += r->nodes;
     return r->result == RESULT_PROVEN;
 }
 
-static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
+static NodeStatus gen_or(const NodeRules *nr, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
 {
-    RuleSet rs = cfg->rules;
+    RuleSet rs = nr->rules;
     Color def = color_other(att);
     Point pts[BOARD_POINTS];
     c->n = 0;
@@ -158,12 +158,12 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
     if (nd > 0 && !legal_for(b, pts[0], att, rs))
         return status_disproven(true);
     run_vcf &= x != NULL;
-    if (run_vcf && leaf_vcf(cfg, b, att, x, &x->line))
+    if (run_vcf && leaf_vcf(nr, b, att, x, &x->line))
         return status_leaf_win(x->line.len > 0 ? x->line.line[0] : POINT_NONE);
-    if (run_vcf && x->vct && cfg->vct_budget > 0) {
+    if (run_vcf && x->vct && nr->vct_budget > 0) {
         ThreatOpts o;
         memset(&o, 0, sizeof o);
-        o.max_nodes = cfg->vct_budget;
+        o.max_nodes = nr->vct_budget;
         VctResult vr;
         if (vct_search(x->vct, b, att, rs, &o, &vr) == 0) {
             x->threat_nodes += vr.nodes;
@@ -179,7 +179,7 @@ static NodeStatus gen_or(const DfpnConfig *cfg, Board *b, Color att, Children *c
         c->ordered = true;
         return status_open();
     }
-    bool full = cfg->full_width || board_stone_count(b) == 0;
+    bool full = nr->full_width || board_stone_count(b) == 0;
     uint16_t near[BOARD_SIZE];
     ThrWindows wm;
     bool black = rs == RULE_RENJU && att == BLACK;
@@ -248,9 +248,9 @@ static inline unsigned set_row(const uint64_t set[4], int r)
 }
 
 /* Defender to move. */
-static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
+static NodeStatus gen_and(const NodeRules *nr, Board *b, Color att, Children *c, bool run_vcf, NgCtx *x)
 {
-    RuleSet rs = cfg->rules;
+    RuleSet rs = nr->rules;
     Color def = color_other(att);
     Point pts[BOARD_POINTS];
     c->n = 0;
@@ -269,7 +269,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
         c->ordered = true;
         return status_open();
     }
-    if (run_vcf && x && leaf_vcf(cfg, b, def, x, &x->line))
+    if (run_vcf && x && leaf_vcf(nr, b, def, x, &x->line))
         return status_disproven(true);
     const VcfResult *line = x ? &x->line : NULL;
     /* The attacker's threat: its VCF if the defender passed (not after an attacker pass: two passes end). */
@@ -277,7 +277,7 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     uint64_t zone[4] = { 0, 0, 0, 0 };
     if (x && board_last_move(b) != POINT_PASS) {
         board_play(b, POINT_PASS);
-        threat = leaf_vcf(cfg, b, att, x, &x->line);
+        threat = leaf_vcf(nr, b, att, x, &x->line);
         far_ok = threat && vcf_line_zone(b, att, rs, x->line.line, x->line.len, zone);
         board_undo(b);
     }
@@ -350,9 +350,9 @@ static NodeStatus gen_and(const DfpnConfig *cfg, Board *b, Color att, Children *
     return status_open();
 }
 
-NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x)
+NodeStatus ng_generate(const NodeRules *nr, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x)
 {
-    return b->to_move == att ? gen_or(cfg, b, att, c, run_leaf, x) : gen_and(cfg, b, att, c, run_leaf, x);
+    return b->to_move == att ? gen_or(nr, b, att, c, run_leaf, x) : gen_and(nr, b, att, c, run_leaf, x);
 }
 
 void ng_tie_order(int t, TieOrder *out)

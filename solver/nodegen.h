@@ -10,14 +10,25 @@
 #ifndef RJ_NODEGEN_H
 #define RJ_NODEGEN_H
 
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "board.h"
-#include "dfpn.h"
 #include "types.h"
 #include "vcf.h"
 #include "vct.h"
 #include "zobrist.h"
 
 enum { MAX_CHILDREN = BOARD_POINTS + 1 }; /* every point and the pass */
+
+/* What the node rules depend on (the search fills it from its configuration: DfpnConfig in dfpn.h). */
+typedef struct {
+    RuleSet rules;
+    bool full_width;     /* attacker: every legal move and the pass, not only the candidates */
+    uint64_t vcf_budget; /* nodes of each leaf VCF */
+    uint64_t vct_budget; /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT) */
+} NodeRules;
 
 /* The children of one node. */
 typedef struct {
@@ -59,10 +70,10 @@ typedef struct {
 } NgCtx;
 
 /*
- * Classify position b (b restored) for attacker att under cfg and fill c
+ * Classify position b (b restored) for attacker att under nr and fill c
  * (in generation order: c->ordered false unless the list is a forced move).
  * With x NULL only the node rules are applied.  With x:
- *   - run_leaf: run the leaf VCF (both sides) and, when cfg->vct_budget > 0
+ *   - run_leaf: run the leaf VCF (both sides) and, when nr->vct_budget > 0
  *     and x->vct is not NULL, the attacker's VCT at an attacker node;
  *   - at a defender node, the attacker's VCF after a defender pass is
  *     replayed after each defender move (vcf_line_holds); the moves it still
@@ -70,7 +81,7 @@ typedef struct {
  *     proof is extracted, which lists every move with x NULL), and with none
  *     left the node is proven.  Defender children get init_pn 1.
  */
-NodeStatus ng_generate(const DfpnConfig *cfg, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x);
+NodeStatus ng_generate(const NodeRules *nr, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x);
 
 /* An order of the points for breaking ties: lower rank first; a permutation of 0..BOARD_POINTS-1. */
 typedef struct TieOrder {

@@ -509,9 +509,7 @@ static void test_tie_transform(void **state)
 {
     (void)state;
     const char *lines[] = { "h8 i9 i7 i8 g7", "h8 i9 i7 i8 g7 f11", "h8 h9 i9 e5 k9" };
-    DfpnConfig cfg;
-    dfpn_config_default(&cfg);
-    cfg.attacker = BLACK;
+    NodeRules nr = { .rules = RULE_RENJU }; /* node rules alone (no leaf search): candidate moves */
     static Children c0, c1;
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
         Board b = parse_pos(lines[k], EMPTY);
@@ -520,8 +518,8 @@ static void test_tie_transform(void **state)
             board_init(&tb);
             for (int i = b.base_ply; i < b.ply; i++)
                 board_play(&tb, sym_apply(t, b.hist[i]));
-            ng_generate(&cfg, &b, BLACK, &c0, false, NULL);
-            ng_generate(&cfg, &tb, BLACK, &c1, false, NULL);
+            ng_generate(&nr, &b, BLACK, &c0, false, NULL);
+            ng_generate(&nr, &tb, BLACK, &c1, false, NULL);
             if (c0.n < 3)
                 fail_msg("%s: %d children", lines[k], c0.n);
             assert_int_equal(c0.n, c1.n);
@@ -533,7 +531,7 @@ static void test_tie_transform(void **state)
                 if (sym_apply(t, c0.mv[i]) != c1.mv[i])
                     fail_msg("%s, transform %d: child %d is %d, transformed %d", lines[k], t, i, c0.mv[i], c1.mv[i]);
             /* The identity's order differs: the tie really changes the search. */
-            ng_generate(&cfg, &b, BLACK, &c1, false, NULL);
+            ng_generate(&nr, &b, BLACK, &c1, false, NULL);
             ng_order(&b, BLACK, dfpn_tt_key(&b, BLACK), &c1, NULL);
             bool same = true;
             for (int i = 0; i < c0.n; i++)
