@@ -17,7 +17,7 @@
  *   "nodes"          unsigned integer: search nodes spent (default 0)
  *   "solver_version" string, printable ASCII, at most 63 characters
  *   "time"           unsigned integer: unix seconds
- *   "proof"          optional: the serialized proof (proof/proof.h) as
+ *   "proof"          optional: the serialized proof (solver/proof/proof.h) as
  *                    lower-case hex, moves in the frame of "position".
  *
  * Export writes the canonical frame (the database's own), keys in the order
