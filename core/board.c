@@ -11,10 +11,18 @@ uint16_t board_line_valid(int dir, int index)
     for (int pos = 0; pos < BOARD_SIZE; pos++) {
         int c, r;
         switch (dir) {
-        case DIR_E: c = pos, r = index; break;
-        case DIR_N: c = index, r = pos; break;
-        case DIR_NE: c = pos, r = pos - (index - (BOARD_SIZE - 1)); break;
-        default: c = pos, r = index - pos; break;
+        case DIR_E:
+            c = pos, r = index;
+            break;
+        case DIR_N:
+            c = index, r = pos;
+            break;
+        case DIR_NE:
+            c = pos, r = pos - (index - (BOARD_SIZE - 1));
+            break;
+        default:
+            c = pos, r = index - pos;
+            break;
         }
         if (point_on_board(c, r))
             m |= (uint16_t)(1u << pos);
@@ -48,7 +56,7 @@ static void remove_stone(Board *b, Point p)
 #pragma GCC unroll 4
     for (int d = 0; d < NUM_DIRS; d++) {
         int idx = board_line_index(p, d);
-        b->line[c - 1][d][idx] &= (uint16_t)~(1u << board_line_pos(p, d));
+        b->line[c - 1][d][idx] &= (uint16_t) ~(1u << board_line_pos(p, d));
         b->count[c - 1][d * NUM_LINES + idx]--;
     }
     b->key ^= zob_stone(c, p);
@@ -120,14 +128,13 @@ Key board_compute_key(const Board *b)
 
 bool board_two_passes(const Board *b)
 {
-    return b->ply - b->base_ply >= 2 && b->hist[b->ply - 1] == POINT_PASS &&
-           b->hist[b->ply - 2] == POINT_PASS;
+    return b->ply - b->base_ply >= 2 && b->hist[b->ply - 1] == POINT_PASS && b->hist[b->ply - 2] == POINT_PASS;
 }
 
 bool board_check(const Board *b)
 {
     uint16_t line[2][NUM_DIRS][NUM_LINES];
-    int stones[2] = { 0, 0 };
+    int stones[2] = {0, 0};
     memset(line, 0, sizeof line);
     for (int p = 0; p < BOARD_POINTS; p++) {
         Color c = (Color)b->cell[p];
@@ -137,8 +144,7 @@ bool board_check(const Board *b)
             return false;
         stones[c - 1]++;
         for (int d = 0; d < NUM_DIRS; d++)
-            line[c - 1][d][board_line_index((Point)p, d)] |=
-                (uint16_t)(1u << board_line_pos((Point)p, d));
+            line[c - 1][d][board_line_index((Point)p, d)] |= (uint16_t)(1u << board_line_pos((Point)p, d));
     }
     if (memcmp(line, b->line, sizeof line) != 0)
         return false;

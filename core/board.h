@@ -29,8 +29,8 @@
 enum { DIR_E = 0, DIR_N = 1, DIR_NE = 2, DIR_SE = 3 };
 
 /* Column and row steps of each direction. */
-static const int DIR_DC[NUM_DIRS] = { 1, 0, 1, 1 };
-static const int DIR_DR[NUM_DIRS] = { 0, 1, 1, -1 };
+static const int DIR_DC[NUM_DIRS] = {1, 0, 1, 1};
+static const int DIR_DR[NUM_DIRS] = {0, 1, 1, -1};
 
 /* Flat line slots dir * NUM_LINES + line, padded to whole 64-bit words (the padding stays 0). */
 enum { BOARD_LINE_SLOTS = (NUM_DIRS * NUM_LINES + 7) / 8 * 8 };
@@ -53,10 +53,14 @@ static inline int board_line_index(Point p, int dir)
     assert(p < BOARD_POINTS && dir >= 0 && dir < NUM_DIRS);
     int c = point_col(p), r = point_row(p);
     switch (dir) {
-    case DIR_E: return r;
-    case DIR_N: return c;
-    case DIR_NE: return c - r + BOARD_SIZE - 1;
-    default: return c + r;
+    case DIR_E:
+        return r;
+    case DIR_N:
+        return c;
+    case DIR_NE:
+        return c - r + BOARD_SIZE - 1;
+    default:
+        return c + r;
     }
 }
 
@@ -94,10 +98,7 @@ static inline int board_at_cr(const Board *b, int col, int row)
 }
 
 /* The last move (POINT_PASS for a pass), or POINT_NONE at the setup position. */
-static inline Point board_last_move(const Board *b)
-{
-    return b->ply > b->base_ply ? b->hist[b->ply - 1] : POINT_NONE;
-}
+static inline Point board_last_move(const Board *b) { return b->ply > b->base_ply ? b->hist[b->ply - 1] : POINT_NONE; }
 
 /* Total stones on the board. */
 static inline int board_stone_count(const Board *b) { return b->stones[0] + b->stones[1]; }

@@ -6,18 +6,15 @@
 
 #include "error.h"
 
-static const char *const COLOR_NAMES[] = { [BLACK] = "black", [WHITE] = "white" };
-static const char *const RULESET_NAMES[] = { [RULE_RENJU] = "renju", [RULE_FREESTYLE] = "freestyle",
-                                             [RULE_STANDARD] = "standard" };
-static const char *const RESULT_NAMES[] = { [RESULT_UNKNOWN] = "unknown", [RESULT_PROVEN] = "proven",
-                                            [RESULT_DISPROVEN] = "disproven" };
+static const char *const COLOR_NAMES[] = {[BLACK] = "black", [WHITE] = "white"};
+static const char *const RULESET_NAMES[] = {
+    [RULE_RENJU] = "renju", [RULE_FREESTYLE] = "freestyle", [RULE_STANDARD] = "standard"};
+static const char *const RESULT_NAMES[] = {
+    [RESULT_UNKNOWN] = "unknown", [RESULT_PROVEN] = "proven", [RESULT_DISPROVEN] = "disproven"};
 
 const char *color_name(Color c) { return c == BLACK || c == WHITE ? COLOR_NAMES[c] : "none"; }
 
-const char *ruleset_name(RuleSet rs)
-{
-    return (unsigned)rs <= RULE_STANDARD ? RULESET_NAMES[rs] : "invalid";
-}
+const char *ruleset_name(RuleSet rs) { return (unsigned)rs <= RULE_STANDARD ? RULESET_NAMES[rs] : "invalid"; }
 
 const char *result_name(Result r)
 {

@@ -14,8 +14,8 @@ static int lower(char ch) { return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : (un
 
 bool notation_is_sep(char ch)
 {
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f' || ch == ',' ||
-           ch == ';' || ch == '-';
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f' || ch == ',' || ch == ';' ||
+           ch == '-';
 }
 
 /* Bounded point parser: s has len readable bytes.  *off_board is set when the

@@ -32,7 +32,10 @@ static const char *word_end(const char *q)
 }
 
 /* The game result after the moves so far, as text for messages. */
-static const char *over_text(Color winner) { return winner == BLACK ? "black won" : winner == WHITE ? "white won" : "drawn"; }
+static const char *over_text(Color winner)
+{
+    return winner == BLACK ? "black won" : winner == WHITE ? "white won" : "drawn";
+}
 
 /* Play moves[0..n) on b, checking each for legality; the game must not be over at the end. */
 static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *err, size_t errlen)
@@ -58,7 +61,9 @@ static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *e
         if (!rules_is_legal(b, p, rs)) {
             ForbidKind k = rules_forbidden(b, p);
             snprintf(err, errlen, "move %d '%s' is forbidden for black (%s)", i + 1, notation_point_str(p, pt),
-                     k == FORBID_OVERLINE ? "overline" : k == FORBID_DOUBLE_FOUR ? "double-four" : "double-three");
+                     k == FORBID_OVERLINE      ? "overline"
+                     : k == FORBID_DOUBLE_FOUR ? "double-four"
+                                               : "double-three");
             return RJ_EBADPOS;
         }
         board_play(b, p);
@@ -138,7 +143,8 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
         /* A black overline can only come from a forbidden move (the order of
          * the other stones is unknown, so that is all a stone set can show). */
         if (rs == RULE_RENJU && c == BLACK && rules_forbidden(&t, (Point)p) == FORBID_OVERLINE) {
-            snprintf(err, errlen, "black overline through '%s' (forbidden when played)", notation_point_str((Point)p, pt));
+            snprintf(err, errlen, "black overline through '%s' (forbidden when played)",
+                     notation_point_str((Point)p, pt));
             return RJ_EBADPOS;
         }
     }

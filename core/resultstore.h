@@ -12,12 +12,12 @@
 #include "types.h"
 
 typedef struct {
-    Result result;      /* RESULT_PROVEN: attacker wins; RESULT_DISPROVEN: it cannot */
+    Result result; /* RESULT_PROVEN: attacker wins; RESULT_DISPROVEN: it cannot */
     Color attacker;
-    Point best;         /* attacker's winning move in the caller's frame, or POINT_NONE */
+    Point best; /* attacker's winning move in the caller's frame, or POINT_NONE */
     uint64_t proof_nodes;
     uint32_t proof_depth;
-    uint64_t nodes;     /* search nodes spent */
+    uint64_t nodes; /* search nodes spent */
 } StoredResult;
 
 typedef struct ResultStore {
@@ -25,8 +25,7 @@ typedef struct ResultStore {
     /* 0 and *out filled when stored; RJ_ENOTFOUND when not; other codes on error. */
     int (*lookup)(void *ctx, const Board *b, Color attacker, RuleSet rs, StoredResult *out);
     /* Queue a result (and its serialized proof, may be NULL/0) for writing.  0 or an error code. */
-    int (*store)(void *ctx, const Board *b, RuleSet rs, const StoredResult *r, const uint8_t *proof,
-                 size_t proof_len);
+    int (*store)(void *ctx, const Board *b, RuleSet rs, const StoredResult *r, const uint8_t *proof, size_t proof_len);
 } ResultStore;
 
 #endif /* RJ_RESULTSTORE_H */

@@ -72,7 +72,7 @@ static inline Line line_get(const Board *b, Point p, Color c, int dir)
 {
     int idx = geo_idx[p][dir];
     uint32_t own = b->line[c - 1][dir][idx], opp = b->line[2 - c][dir][idx];
-    Line l = { own, geo_valid[dir][idx] & ~own & ~opp };
+    Line l = {own, geo_valid[dir][idx] & ~own & ~opp};
     return l;
 }
 
@@ -95,10 +95,7 @@ static inline int run_lo(uint32_t m, int i)
 static inline bool five_ok(int len, bool exact) { return exact ? len == 5 : len >= 5; }
 
 /* Must colour c make exactly five under rs? */
-static inline bool needs_exact(Color c, RuleSet rs)
-{
-    return rs == RULE_STANDARD || (rs == RULE_RENJU && c == BLACK);
-}
+static inline bool needs_exact(Color c, RuleSet rs) { return rs == RULE_STANDARD || (rs == RULE_RENJU && c == BLACK); }
 
 /* Length of the run through i in m (i in m). */
 static inline int run_len(uint32_t m, int i) { return run_hi(m, i) - run_lo(m, i) - 1; }
@@ -275,7 +272,7 @@ int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind)
     ensure_init();
     /* Per point: bits 0-3 fours, 4-7 lines with a three, 8-11 fives, 12-15 overlines. */
     uint16_t acc[BOARD_POINTS];
-    uint64_t touched[4] = { 0, 0, 0, 0 };
+    uint64_t touched[4] = {0, 0, 0, 0};
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
             uint32_t bl = b->line[0][d][idx];
@@ -358,7 +355,7 @@ int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out)
 {
     ensure_init();
     bool exact = needs_exact(c, rs);
-    uint64_t set[4] = { 0, 0, 0, 0 };
+    uint64_t set[4] = {0, 0, 0, 0};
     for (int d = 0; d < NUM_DIRS; d++)
         for (int idx = 0; idx < board_num_lines(d); idx++) {
             uint32_t own = b->line[c - 1][d][idx], x = own;

@@ -34,7 +34,9 @@ int sym_compose(int a, int b);
  * a draw, so the value can differ), else 0.  Bytes 60..63 are zero.
  */
 enum { SYMKEY_LEN = 64, SYMKEY_PASS_BYTE = 59 };
-typedef struct { uint8_t b[SYMKEY_LEN]; } SymKey;
+typedef struct {
+    uint8_t b[SYMKEY_LEN];
+} SymKey;
 
 /* Key of the board as it stands (no transform), for the given rule set. */
 void sym_key(const Board *b, RuleSet rs, SymKey *out);

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 enum {
-    BOARD_SIZE = 15,                       /* 15x15 renju board */
+    BOARD_SIZE = 15,                        /* 15x15 renju board */
     BOARD_POINTS = BOARD_SIZE * BOARD_SIZE, /* 225 points */
     MAX_PLY = 512,                          /* moves + passes in one game */
     NUM_DIRS = 4,                           /* E, N, NE, SE line directions */
@@ -36,24 +36,19 @@ static inline Color color_other(Color c) { return (Color)(3 - c); }
 
 /* Rule sets: one parameter through the whole program. */
 typedef enum {
-    RULE_RENJU = 0,    /* black: exactly five, forbidden 3-3 / 4-4 / overline; white: five or more */
+    RULE_RENJU = 0,     /* black: exactly five, forbidden 3-3 / 4-4 / overline; white: five or more */
     RULE_FREESTYLE = 1, /* five or more wins for both, no forbidden moves */
     RULE_STANDARD = 2   /* exactly five wins for both, no forbidden moves */
 } RuleSet;
 
 /* Why a black move is forbidden (renju only); ordered as `renju forbidden` reports them (docs/cli.md). */
-typedef enum {
-    FORBID_NONE = 0,
-    FORBID_OVERLINE = 1,
-    FORBID_DOUBLE_FOUR = 2,
-    FORBID_DOUBLE_THREE = 3
-} ForbidKind;
+typedef enum { FORBID_NONE = 0, FORBID_OVERLINE = 1, FORBID_DOUBLE_FOUR = 2, FORBID_DOUBLE_THREE = 3 } ForbidKind;
 
 /* Outcome of a search, from the attacker's point of view. */
 typedef enum {
     RESULT_UNKNOWN = 0,
-    RESULT_PROVEN = 1,    /* the attacker wins */
-    RESULT_DISPROVEN = 2  /* the attacker cannot win */
+    RESULT_PROVEN = 1,   /* the attacker wins */
+    RESULT_DISPROVEN = 2 /* the attacker cannot win */
 } Result;
 
 typedef uint64_t Key;      /* Zobrist hash of a position */

@@ -28,7 +28,7 @@ static void set_why(char *why, size_t whylen, const char *fmt, const char *a, co
 
 static int meta_get_uint(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
 {
-    MDB_val k = { strlen(name), (void *)name }, d;
+    MDB_val k = {strlen(name), (void *)name}, d;
     int rc = mdb_get(txn, dbi, &k, &d);
     if (rc)
         return db_map_err(rc);
@@ -48,7 +48,7 @@ static int meta_get_uint(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *
 
 static int meta_put_str(MDB_txn *txn, MDB_dbi dbi, const char *name, const char *val)
 {
-    MDB_val k = { strlen(name), (void *)name }, d = { strlen(val), (void *)val };
+    MDB_val k = {strlen(name), (void *)name}, d = {strlen(val), (void *)val};
     return mdb_put(txn, dbi, &k, &d, 0);
 }
 
@@ -149,7 +149,7 @@ static int open_dbis(Db *db, char *why, size_t whylen)
 
 int db_open(const char *path, const DbOptions *opt, Db **out, char *why, size_t whylen)
 {
-    DbOptions o = { DB_CREATE, 0, 0 };
+    DbOptions o = {DB_CREATE, 0, 0};
     if (opt)
         o = *opt;
     *out = NULL;
@@ -288,7 +288,7 @@ int db_get(Db *db, const Board *b, RuleSet rs, Color attacker, DbRecord *out)
     int rc = db_txn_begin(db, MDB_RDONLY, &txn);
     if (rc)
         return rc;
-    MDB_val k = { DB_KEY_LEN, key.b }, d;
+    MDB_val k = {DB_KEY_LEN, key.b}, d;
     rc = mdb_get(txn, db->results, &k, &d);
     if (rc == 0)
         rc = record_decode(d.mv_data, d.mv_size, out);
@@ -314,7 +314,7 @@ int db_get_proof(Db *db, const Board *b, RuleSet rs, Color attacker, uint8_t **p
     int rc = db_txn_begin(db, MDB_RDONLY, &txn);
     if (rc)
         return rc;
-    MDB_val k = { DB_KEY_LEN, key.b }, d;
+    MDB_val k = {DB_KEY_LEN, key.b}, d;
     rc = mdb_get(txn, db->proofs, &k, &d);
     uint8_t *copy = NULL;
     if (rc == 0) {
@@ -419,7 +419,7 @@ int db_stats(Db *db, DbStats *st)
         st->rules_mask = (unsigned)v;
     if (meta_get_uint(txn, db->meta, "created", &v) == 0)
         st->created = v;
-    MDB_val k = { 7, "creator" }, d;
+    MDB_val k = {7, "creator"}, d;
     if (mdb_get(txn, db->meta, &k, &d) == 0) {
         size_t n = d.mv_size < RECORD_VERSION_MAX ? d.mv_size : RECORD_VERSION_MAX;
         memcpy(st->creator, d.mv_data, n);
@@ -441,7 +441,7 @@ int db_get_key(Db *db, const DbKey *key, DbRecord *out)
     int rc = db_txn_begin(db, MDB_RDONLY, &txn);
     if (rc)
         return rc;
-    MDB_val k = { DB_KEY_LEN, (void *)key->b }, d;
+    MDB_val k = {DB_KEY_LEN, (void *)key->b}, d;
     rc = mdb_get(txn, db->results, &k, &d);
     rc = rc ? db_map_err(rc) : record_decode(d.mv_data, d.mv_size, out);
     db_txn_abort(db, txn);

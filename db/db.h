@@ -51,22 +51,24 @@ typedef struct Db Db;
 enum {
     DB_SCHEMA_VERSION = 1,
     DB_KEY_LEN = SYMKEY_LEN + 1,
-    DB_RDONLY = 1,  /* open read-only; the file must exist */
-    DB_CREATE = 2,  /* create the file when missing (ignored with DB_RDONLY) */
-    DB_NOSYNC = 4   /* commits do not wait for the disk (MDB_NOSYNC): a killed process loses nothing
-                       (the system has the pages), a system crash may undo the last commits but
-                       not corrupt the file; db_sync and db_close write everything out */
+    DB_RDONLY = 1, /* open read-only; the file must exist */
+    DB_CREATE = 2, /* create the file when missing (ignored with DB_RDONLY) */
+    DB_NOSYNC = 4  /* commits do not wait for the disk (MDB_NOSYNC): a killed process loses nothing
+                      (the system has the pages), a system crash may undo the last commits but
+                      not corrupt the file; db_sync and db_close write everything out */
 };
 
-typedef struct { uint8_t b[DB_KEY_LEN]; } DbKey;
+typedef struct {
+    uint8_t b[DB_KEY_LEN];
+} DbKey;
 
 /* What DbOptions' zero fields mean. */
 enum { DB_DEFAULT_MAP_GIB = 16, DB_DEFAULT_BATCH = 4096 };
 
 typedef struct {
-    unsigned flags;     /* DB_RDONLY / DB_CREATE / DB_NOSYNC */
-    size_t map_size;    /* initial map size in bytes (0: DB_DEFAULT_MAP_GIB GiB; grows when full) */
-    size_t batch_max;   /* queued entries that trigger a commit (0: DB_DEFAULT_BATCH) */
+    unsigned flags;   /* DB_RDONLY / DB_CREATE / DB_NOSYNC */
+    size_t map_size;  /* initial map size in bytes (0: DB_DEFAULT_MAP_GIB GiB; grows when full) */
+    size_t batch_max; /* queued entries that trigger a commit (0: DB_DEFAULT_BATCH) */
 } DbOptions;
 
 /*
@@ -142,9 +144,9 @@ uint64_t db_conflicts(Db *db);
 /* One stored entry, as handed to db_foreach callbacks. */
 typedef struct {
     DbKey key;
-    int status;            /* 0, or RJ_EBADDATA when the record does not decode (rec zeroed) */
-    DbRecord rec;          /* best move in the canonical frame */
-    const uint8_t *proof;  /* canonical proof or NULL; valid during the callback only */
+    int status;           /* 0, or RJ_EBADDATA when the record does not decode (rec zeroed) */
+    DbRecord rec;         /* best move in the canonical frame */
+    const uint8_t *proof; /* canonical proof or NULL; valid during the callback only */
     size_t proof_len;
 } DbEntry;
 
@@ -160,13 +162,13 @@ int db_foreach(Db *db, DbForeachFn fn, void *ctx);
 
 typedef struct {
     uint64_t entries, proven, disproven, unknown, proofs, bad_records;
-    uint64_t proof_bytes;       /* total size of stored proofs */
-    uint64_t file_bytes;        /* size of the data file */
-    uint64_t map_bytes;         /* current map size */
-    unsigned schema;            /* schema version of the file */
-    unsigned rules_mask;        /* bit rs: results under rule set rs stored */
+    uint64_t proof_bytes; /* total size of stored proofs */
+    uint64_t file_bytes;  /* size of the data file */
+    uint64_t map_bytes;   /* current map size */
+    unsigned schema;      /* schema version of the file */
+    unsigned rules_mask;  /* bit rs: results under rule set rs stored */
     char creator[RECORD_VERSION_MAX + 1];
-    uint64_t created;           /* unix time */
+    uint64_t created; /* unix time */
 } DbStats;
 
 /* Fill *st (one read transaction over all results).  Returns 0 or an error code. */

@@ -26,11 +26,11 @@ struct Db {
     bool rdonly;
     char *path;
     size_t batch_max;
-    pthread_mutex_t qlock;     /* queue and the single writer */
-    pthread_rwlock_t maplock;  /* held shared by every transaction, exclusively to resize */
+    pthread_mutex_t qlock;    /* queue and the single writer */
+    pthread_rwlock_t maplock; /* held shared by every transaction, exclusively to resize */
     Pending *q;
     size_t qn, qcap;
-    unsigned rules_mask;       /* as stored in meta (under qlock) */
+    unsigned rules_mask; /* as stored in meta (under qlock) */
     _Atomic uint64_t conflicts;
 };
 

@@ -144,7 +144,7 @@ static int write_queue(Db *db, MDB_txn *txn, Pending *const *order, uint64_t *co
         if (record_encode(&p->rec, buf, sizeof buf, &n))
             return RJ_EINTERNAL;
         /* One search for the common case, a new key; an existing one comes back in v. */
-        MDB_val k = { DB_KEY_LEN, (void *)p->key.b }, v = { n, buf };
+        MDB_val k = {DB_KEY_LEN, (void *)p->key.b}, v = {n, buf};
         int rc = mdb_put(txn, db->results, &k, &v, MDB_NOOVERWRITE);
         if (rc == MDB_KEYEXIST) {
             DbRecord e;
@@ -164,7 +164,7 @@ static int write_queue(Db *db, MDB_txn *txn, Pending *const *order, uint64_t *co
         if (rc)
             return rc;
         if (p->proof) {
-            MDB_val pv = { p->proof_len, p->proof };
+            MDB_val pv = {p->proof_len, p->proof};
             rc = mdb_put(txn, db->proofs, &k, &pv, 0);
             if (rc)
                 return rc;
@@ -174,7 +174,7 @@ static int write_queue(Db *db, MDB_txn *txn, Pending *const *order, uint64_t *co
     if ((*mask | db->rules_mask) != db->rules_mask) {
         char s[16];
         snprintf(s, sizeof s, "%u", *mask | db->rules_mask);
-        MDB_val k = { 5, "rules" }, v = { strlen(s), s };
+        MDB_val k = {5, "rules"}, v = {strlen(s), s};
         return mdb_put(txn, db->meta, &k, &v, 0);
     }
     return 0;
@@ -260,7 +260,7 @@ static int work_write(Db *db, const void *key, size_t klen, const void *val, siz
         rc = db_txn_begin(db, 0, &txn);
         if (rc)
             break;
-        MDB_val k = { klen, (void *)key }, v = { vlen, (void *)val };
+        MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
         rc = del ? mdb_del(txn, db->work, &k, NULL) : mdb_put(txn, db->work, &k, &v, 0);
         if (rc)
             db_txn_abort(db, txn);
@@ -291,7 +291,7 @@ int db_work_get(Db *db, const void *key, size_t klen, void **val, size_t *vlen)
     int rc = db_txn_begin(db, MDB_RDONLY, &txn);
     if (rc)
         return rc;
-    MDB_val k = { klen, (void *)key }, v;
+    MDB_val k = {klen, (void *)key}, v;
     rc = mdb_get(txn, db->work, &k, &v);
     if (rc == 0) {
         *val = malloc(v.mv_size ? v.mv_size : 1);

@@ -14,8 +14,6 @@
 #include "notation.h"
 #include "position.h"
 
-
-
 /* Append the stone list of colour c ("h8,j10") to f. */
 static void put_stones(FILE *f, const Board *b, Color c)
 {
@@ -105,7 +103,10 @@ static void ws(Parser *p)
 
 static int hexval(int c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* Parse a JSON string at p->s into a malloc'd C string (non-ASCII escapes become '?'). */
@@ -129,12 +130,26 @@ static int parse_string(Parser *p, char **out)
         if (c == '\\') {
             char e = *p->s++;
             switch (e) {
-            case '"': case '\\': case '/': c = (unsigned char)e; break;
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
+            case '"':
+            case '\\':
+            case '/':
+                c = (unsigned char)e;
+                break;
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
             case 'u': {
                 int v = 0;
                 for (int i = 0; i < 4; i++) {
@@ -218,12 +233,20 @@ static int parse_object(Parser *p, Fields *f)
             return perr(p, "':' expected");
         }
         ws(p);
-        char **str = !strcmp(key, "position") ? &f->position : !strcmp(key, "to_move") ? &f->to_move
-                   : !strcmp(key, "rules") ? &f->rules : !strcmp(key, "attacker") ? &f->attacker
-                   : !strcmp(key, "result") ? &f->result : !strcmp(key, "best") ? &f->best
-                   : !strcmp(key, "solver_version") ? &f->version : !strcmp(key, "proof") ? &f->proof : NULL;
-        uint64_t *num = !strcmp(key, "proof_nodes") ? &f->proof_nodes : !strcmp(key, "proof_depth") ? &f->proof_depth
-                      : !strcmp(key, "nodes") ? &f->nodes : !strcmp(key, "time") ? &f->time : NULL;
+        char **str = !strcmp(key, "position")         ? &f->position
+                     : !strcmp(key, "to_move")        ? &f->to_move
+                     : !strcmp(key, "rules")          ? &f->rules
+                     : !strcmp(key, "attacker")       ? &f->attacker
+                     : !strcmp(key, "result")         ? &f->result
+                     : !strcmp(key, "best")           ? &f->best
+                     : !strcmp(key, "solver_version") ? &f->version
+                     : !strcmp(key, "proof")          ? &f->proof
+                                                      : NULL;
+        uint64_t *num = !strcmp(key, "proof_nodes")   ? &f->proof_nodes
+                        : !strcmp(key, "proof_depth") ? &f->proof_depth
+                        : !strcmp(key, "nodes")       ? &f->nodes
+                        : !strcmp(key, "time")        ? &f->time
+                                                      : NULL;
         bool is_best = !strcmp(key, "best");
         free(key);
         if (!strncmp(p->s, "null", 4)) {
@@ -287,7 +310,7 @@ static const char *clip(const char *s, char *buf)
 int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **proof, size_t *proof_len, char *why,
               size_t whylen)
 {
-    Parser p = { line, why, whylen };
+    Parser p = {line, why, whylen};
     Fields f;
     memset(&f, 0, sizeof f);
     *proof = NULL;

@@ -38,14 +38,14 @@ enum {
 };
 
 typedef struct {
-    Result result;           /* RESULT_PROVEN / RESULT_DISPROVEN, or RESULT_UNKNOWN (effort record) */
-    Color attacker;          /* BLACK or WHITE */
-    Point best;              /* winning move (frame depends on the API), POINT_PASS or POINT_NONE */
-    uint8_t flags;           /* RECORD_HAS_PROOF */
+    Result result;  /* RESULT_PROVEN / RESULT_DISPROVEN, or RESULT_UNKNOWN (effort record) */
+    Color attacker; /* BLACK or WHITE */
+    Point best;     /* winning move (frame depends on the API), POINT_PASS or POINT_NONE */
+    uint8_t flags;  /* RECORD_HAS_PROOF */
     uint64_t proof_nodes;
     uint32_t proof_depth;
-    uint64_t nodes;          /* search nodes spent */
-    uint64_t time;           /* unix seconds */
+    uint64_t nodes;                       /* search nodes spent */
+    uint64_t time;                        /* unix seconds */
     char version[RECORD_VERSION_MAX + 1]; /* NUL-terminated solver version */
 } DbRecord;
 

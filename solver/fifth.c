@@ -10,7 +10,7 @@
 int fifth_move_classes(Board *b, RuleSet rs, MoveClass *out)
 {
     unsigned stab = sym_stabiliser(b);
-    bool done[BOARD_POINTS] = { false };
+    bool done[BOARD_POINTS] = {false};
     int n = 0;
     for (int p = 0; p < BOARD_POINTS; p++) {
         if (done[p] || board_at(b, (Point)p) != EMPTY || !rules_is_legal(b, (Point)p, rs))

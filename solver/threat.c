@@ -12,10 +12,10 @@
  */
 #define DIAG_LO(i) ((i) > BOARD_SIZE - 1 ? (i) - (BOARD_SIZE - 1) : 0)
 #define DIAG_HI(i) ((i) < BOARD_SIZE - 1 ? (i) : BOARD_SIZE - 1)
-#define DIAG_OFF(i) ((uint16_t)~(((1u << (DIAG_HI(i) + 1)) - 1) & ~((1u << DIAG_LO(i)) - 1)))
+#define DIAG_OFF(i) ((uint16_t) ~(((1u << (DIAG_HI(i) + 1)) - 1) & ~((1u << DIAG_LO(i)) - 1)))
 #define DIAG_OFF4(i) DIAG_OFF(i), DIAG_OFF(i + 1), DIAG_OFF(i + 2), DIAG_OFF(i + 3)
-static const uint16_t DIAG_OFFBOARD[32] = { DIAG_OFF4(0), DIAG_OFF4(4), DIAG_OFF4(8), DIAG_OFF4(12),
-                                            DIAG_OFF4(16), DIAG_OFF4(20), DIAG_OFF4(24), DIAG_OFF4(28) };
+static const uint16_t DIAG_OFFBOARD[32] = {DIAG_OFF4(0),  DIAG_OFF4(4),  DIAG_OFF4(8),  DIAG_OFF4(12),
+                                           DIAG_OFF4(16), DIAG_OFF4(20), DIAG_OFF4(24), DIAG_OFF4(28)};
 _Static_assert(NUM_LINES <= 32, "diagonal table size");
 
 static inline uint16_t line_offboard(int dir, int idx) { return dir < 2 ? (uint16_t)0x8000u : DIAG_OFFBOARD[idx]; }
@@ -28,7 +28,10 @@ static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_
 }
 
 /* The number of c stones on line idx of direction dir (kept by the board). */
-static inline int line_count(const Board *b, Color c, int dir, int idx) { return b->count[c - 1][dir * NUM_LINES + idx]; }
+static inline int line_count(const Board *b, Color c, int dir, int idx)
+{
+    return b->count[c - 1][dir * NUM_LINES + idx];
+}
 
 /* Bit-sliced sum of own's five shifted copies: bit s of t0 + 2*t1 + 4*t2 counts own stones in s..s+4. */
 static inline void window_sums(unsigned own, unsigned *t0, unsigned *t1, unsigned *t2)
@@ -80,15 +83,16 @@ static inline uint16_t window_empties(unsigned m, unsigned own)
  * 128 - need sets the top bit exactly when count >= need, with no carry).
  */
 #define SLOT_PACK(s) (uint8_t)(((s) / NUM_LINES) << 5 | ((s) % NUM_LINES))
-#define SLOT_PACK8(s) SLOT_PACK(s), SLOT_PACK(s + 1), SLOT_PACK(s + 2), SLOT_PACK(s + 3), \
-                      SLOT_PACK(s + 4), SLOT_PACK(s + 5), SLOT_PACK(s + 6), SLOT_PACK(s + 7)
-static const uint8_t SLOT_LINE[120] = { SLOT_PACK8(0), SLOT_PACK8(8), SLOT_PACK8(16), SLOT_PACK8(24),
-                                        SLOT_PACK8(32), SLOT_PACK8(40), SLOT_PACK8(48), SLOT_PACK8(56),
-                                        SLOT_PACK8(64), SLOT_PACK8(72), SLOT_PACK8(80), SLOT_PACK8(88),
-                                        SLOT_PACK8(96), SLOT_PACK8(104), SLOT_PACK8(112) };
+#define SLOT_PACK8(s)                                                                                                  \
+    SLOT_PACK(s), SLOT_PACK(s + 1), SLOT_PACK(s + 2), SLOT_PACK(s + 3), SLOT_PACK(s + 4), SLOT_PACK(s + 5),            \
+        SLOT_PACK(s + 6), SLOT_PACK(s + 7)
+static const uint8_t SLOT_LINE[120] = {SLOT_PACK8(0),  SLOT_PACK8(8),   SLOT_PACK8(16), SLOT_PACK8(24),
+                                       SLOT_PACK8(32), SLOT_PACK8(40),  SLOT_PACK8(48), SLOT_PACK8(56),
+                                       SLOT_PACK8(64), SLOT_PACK8(72),  SLOT_PACK8(80), SLOT_PACK8(88),
+                                       SLOT_PACK8(96), SLOT_PACK8(104), SLOT_PACK8(112)};
 _Static_assert(BOARD_LINE_SLOTS == 120, "SLOT_LINE covers every slot");
 #define LINE_DIR(v) ((v) >> 5)
-#define LINE_IDX(v) ((v) & 31)
+#define LINE_IDX(v) ((v)&31)
 
 static int lines_with(const Board *b, Color c, int need, uint8_t *list)
 {
@@ -161,7 +165,6 @@ static inline bool set_add(PointSet *s, Point p)
     return true;
 }
 
-
 /* What line_points() collects from one line. */
 enum { LP_FIVES, LP_FOURS, LP_WINDOWS };
 
@@ -171,7 +174,8 @@ enum { LP_FIVES, LP_FOURS, LP_WINDOWS };
  * empty points of a blocker-free window holding `need` c stones
  * (LP_WINDOWS).  Inlined with a constant kind.
  */
-static inline __attribute__((always_inline)) int line_points(const Board *b, Color c, RuleSet rs, int kind, int need, Point *out)
+static inline __attribute__((always_inline)) int line_points(const Board *b, Color c, RuleSet rs, int kind, int need,
+                                                             Point *out)
 {
     bool exact = thr_exact(c, rs);
     PointSet seen = {{0, 0, 0, 0}};
@@ -203,10 +207,7 @@ static inline __attribute__((always_inline)) int line_points(const Board *b, Col
     return n;
 }
 
-int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out)
-{
-    return line_points(b, c, rs, LP_FIVES, 4, out);
-}
+int thr_five_points(const Board *b, Color c, RuleSet rs, Point *out) { return line_points(b, c, rs, LP_FIVES, 4, out); }
 
 int thr_fives_after(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 {
@@ -262,10 +263,7 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
     return n;
 }
 
-int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out)
-{
-    return line_points(b, c, rs, LP_FOURS, 3, out);
-}
+int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out) { return line_points(b, c, rs, LP_FOURS, 3, out); }
 
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
@@ -409,7 +407,6 @@ static inline int window_best(unsigned own, unsigned blk)
     return (t0 & nb) ? 1 : 0;
 }
 
-
 /* window_best() of the nine-point stretch of direction d centred on empty p, for c. */
 static inline int dir_best(const Board *b, Point p, Color c, int d)
 {
@@ -433,10 +430,7 @@ int thr_potential(const Board *b, Point p, Color c)
 }
 
 /* Bits s..s+4 for every bit s of x (the points of the windows starting at x's bits). */
-static inline uint64_t spread5(uint64_t x)
-{
-    return (x | x << 1 | x << 2 | x << 3 | x << 4) & 0x7fffu;
-}
+static inline uint64_t spread5(uint64_t x) { return (x | x << 1 | x << 2 | x << 3 | x << 4) & 0x7fffu; }
 
 void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w)
 {

@@ -188,8 +188,8 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
 
 static inline void thr_windows_at_cr(const ThrWindows *w, int col, int row, int *wmax, int *ntwo)
 {
-    uint64_t x[NUM_DIRS] = { w->cov[DIR_E][row] >> col, w->cov[DIR_N][col] >> row,
-                             w->cov[DIR_NE][col - row + BOARD_SIZE - 1] >> col, w->cov[DIR_SE][col + row] >> col };
+    uint64_t x[NUM_DIRS] = {w->cov[DIR_E][row] >> col, w->cov[DIR_N][col] >> row,
+                            w->cov[DIR_NE][col - row + BOARD_SIZE - 1] >> col, w->cov[DIR_SE][col + row] >> col};
     int mx = 0, two = 0;
     for (int d = 0; d < NUM_DIRS; d++) {
         int best = (int)(x[d] & 1) + (int)(x[d] >> 16 & 1) + (int)(x[d] >> 32 & 1) + (int)(x[d] >> 48 & 1);
@@ -234,7 +234,7 @@ static inline bool thr_forbid_line_screen(const Board *b, const ThrWindows *wb, 
 {
     if (!wb->line4)
         return false;
-    int idx[NUM_DIRS] = { row, col, col - row + BOARD_SIZE - 1, col + row };
+    int idx[NUM_DIRS] = {row, col, col - row + BOARD_SIZE - 1, col + row};
     for (int d = 0; d < NUM_DIRS; d++) {
         if (!(wb->many[d] >> idx[d] & 1))
             continue;

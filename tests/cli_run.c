@@ -106,7 +106,7 @@ pid_t run_until(const char *out_path, const char *err_path, const char *needle, 
         int st;
         if (waitpid(pid, &st, WNOHANG) == pid)
             fail_msg("renju %s ended (status %d) before printing \"%s\" on stderr", argv[1], st, needle);
-        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     kill(pid, SIGKILL);

@@ -10,9 +10,9 @@
 #include <sys/types.h>
 
 typedef struct {
-    int code;         /* exit code, or -1 when killed by a signal */
-    char out[65536];  /* stdout (truncated to fit) */
-    char err[4096];   /* stderr (truncated to fit) */
+    int code;        /* exit code, or -1 when killed by a signal */
+    char out[65536]; /* stdout (truncated to fit) */
+    char err[4096];  /* stderr (truncated to fit) */
 } Run;
 
 /* Run renju with the NULL-terminated argument list; fails the test if it cannot start. */

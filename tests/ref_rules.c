@@ -108,7 +108,7 @@ static bool straight_four(Grid *g, int c, int r, int d, int k, int col, bool exa
     row_extent(g, c, r, d, col, &lo, &hi);
     if (hi - lo + 1 != 4 || k < lo || k > hi)
         return false;
-    int ends[2] = { lo - 1, hi + 1 };
+    int ends[2] = {lo - 1, hi + 1};
     for (int e = 0; e < 2; e++) {
         int ec = c + ends[e] * DIR_DC[d], er = r + ends[e] * DIR_DR[d];
         if (get(g, ec, er) != EMPTY)
@@ -129,8 +129,8 @@ static ForbidKind forbidden_grid(Grid *g, int c, int r);
  * direction d.  When renju_black, only points that make no five and are not
  * forbidden count.  Stops after the first when first_only.  Returns the count.
  */
-static int three_points_dir(Grid *g, int c, int r, int d, int col, bool exact, bool renju_black,
-                            bool first_only, int *ks)
+static int three_points_dir(Grid *g, int c, int r, int d, int col, bool exact, bool renju_black, bool first_only,
+                            int *ks)
 {
     int n = 0;
     for (int k = -3; k <= 3; k++) { /* both in a row of four: at most 3 steps apart */
@@ -247,8 +247,7 @@ int ref_three_points_after(const Board *b, Point p, Color c, int dir, RuleSet rs
     grid_from(b, &g);
     int pc = point_col(p), pr = point_row(p), ks[2 * BOARD_SIZE];
     set(&g, pc, pr, c);
-    int n = three_points_dir(&g, pc, pr, dir, c, exact_for(c, rs), rs == RULE_RENJU && c == BLACK,
-                             false, ks);
+    int n = three_points_dir(&g, pc, pr, dir, c, exact_for(c, rs), rs == RULE_RENJU && c == BLACK, false, ks);
     for (int i = 0; i < n; i++)
         out[i] = point_make(pc + ks[i] * DIR_DC[dir], pr + ks[i] * DIR_DR[dir]);
     sort_points(out, n);

@@ -42,7 +42,7 @@ static void test_line_geometry(void **state)
             assert_int_equal(board_line_pos(q, d), board_line_pos((Point)p, d) + 1);
         }
     /* Every line's valid positions count the points on it. */
-    int total[NUM_DIRS] = { 0 };
+    int total[NUM_DIRS] = {0};
     for (int d = 0; d < NUM_DIRS; d++)
         for (int i = 0; i < board_num_lines(d); i++)
             total[d] += __builtin_popcount(board_line_valid(d, i));
@@ -141,7 +141,8 @@ static void test_line_masks(void **state)
     Point q = point_make(4, 11);
     board_play(&b, POINT_PASS);
     board_play(&b, q);
-    assert_int_equal(board_line_bits(&b, BLACK, p, DIR_NE), (1u << board_line_pos(p, DIR_NE)) | (1u << (board_line_pos(p, DIR_NE) + 1)));
+    assert_int_equal(board_line_bits(&b, BLACK, p, DIR_NE),
+                     (1u << board_line_pos(p, DIR_NE)) | (1u << (board_line_pos(p, DIR_NE) + 1)));
     assert_int_equal(board_line_bits(&b, BLACK, p, DIR_E), 1u << 3);
     assert_true(board_check(&b));
 }
@@ -180,12 +181,9 @@ static void test_side_and_pass_in_key(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_empty_board),
-        cmocka_unit_test(test_line_geometry),
-        cmocka_unit_test(test_random_make_undo),
-        cmocka_unit_test(test_check_detects_corruption),
-        cmocka_unit_test(test_line_masks),
-        cmocka_unit_test(test_side_and_pass_in_key),
+        cmocka_unit_test(test_empty_board),      cmocka_unit_test(test_line_geometry),
+        cmocka_unit_test(test_random_make_undo), cmocka_unit_test(test_check_detects_corruption),
+        cmocka_unit_test(test_line_masks),       cmocka_unit_test(test_side_and_pass_in_key),
         cmocka_unit_test(test_zobrist_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

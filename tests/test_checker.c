@@ -47,7 +47,7 @@ typedef struct {
 
 static void pf_header(Pf *p, RuleSet rs, Color att)
 {
-    const uint8_t h[PROOF_HEADER_LEN] = { 'R', 'J', 'P', 'F', PROOF_VERSION, (uint8_t)rs, (uint8_t)att, 0 };
+    const uint8_t h[PROOF_HEADER_LEN] = {'R', 'J', 'P', 'F', PROOF_VERSION, (uint8_t)rs, (uint8_t)att, 0};
     memcpy(p->buf, h, sizeof h);
     p->len = sizeof h;
 }
@@ -233,8 +233,8 @@ static void test_truncated_and_garbled(void **state)
     assert_int_equal(proof_check(&b, q.buf, q.len, NULL, why, sizeof why), RJ_EBADDATA);
     assert_non_null(strstr(why, "trailing"));
     /* Header fields. */
-    const size_t fields[] = { 0, 3, 4, 5, 6, 7 };
-    const uint8_t bad[] = { 'X', 'G', 9, 7, 3, 1 };
+    const size_t fields[] = {0, 3, 4, 5, 6, 7};
+    const uint8_t bad[] = {'X', 'G', 9, 7, 3, 1};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         q = p;
         q.buf[fields[i]] = bad[i];
@@ -278,9 +278,9 @@ static void board_map(const Board *b, int t, Board *out)
 static void test_transform(void **state)
 {
     (void)state;
-    const char *pos[] = { POS_FOUR3, POS_FOUR3, POS_FORBIDDEN_BLOCK };
-    const char *tree[] = { "f5 #1 g5 h9 #1 h8 i9 #0", "f5 #1 g5 h9 #0", "f12 #0" };
-    const Color att[] = { BLACK, BLACK, WHITE };
+    const char *pos[] = {POS_FOUR3, POS_FOUR3, POS_FORBIDDEN_BLOCK};
+    const char *tree[] = {"f5 #1 g5 h9 #1 h8 i9 #0", "f5 #1 g5 h9 #0", "f12 #0"};
+    const Color att[] = {BLACK, BLACK, WHITE};
     for (int i = 0; i < 3; i++) {
         Board b = parse_pos(pos[i], EMPTY);
         Pf p;

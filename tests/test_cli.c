@@ -85,13 +85,20 @@ static const char *js_value(const char *p)
 {
     p = js_ws(p);
     switch (*p) {
-    case '{': return js_seq(p, '}', true);
-    case '[': return js_seq(p, ']', false);
-    case '"': return js_string(p);
-    case 't': return strncmp(p, "true", 4) ? NULL : p + 4;
-    case 'f': return strncmp(p, "false", 5) ? NULL : p + 5;
-    case 'n': return strncmp(p, "null", 4) ? NULL : p + 4;
-    default: return js_number(p);
+    case '{':
+        return js_seq(p, '}', true);
+    case '[':
+        return js_seq(p, ']', false);
+    case '"':
+        return js_string(p);
+    case 't':
+        return strncmp(p, "true", 4) ? NULL : p + 4;
+    case 'f':
+        return strncmp(p, "false", 5) ? NULL : p + 5;
+    case 'n':
+        return strncmp(p, "null", 4) ? NULL : p + 4;
+    default:
+        return js_number(p);
     }
 }
 
@@ -127,7 +134,7 @@ static void test_openings_json(void **state)
     for (int i = 0; i < n; i++) {
         if (!json_object_line(line[i]))
             fail_msg("not a JSON object: %s", line[i]);
-        const char *keys[] = { "\"code\":", "\"japanese\":", "\"chinese\":", "\"english\":", "\"moves\":" };
+        const char *keys[] = {"\"code\":", "\"japanese\":", "\"chinese\":", "\"english\":", "\"moves\":"};
         for (size_t k = 0; k < 5; k++)
             assert_non_null(strstr(line[i], keys[k]));
         char code[32];
@@ -290,12 +297,8 @@ static void test_help(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_openings_json),
-        cmocka_unit_test(test_show),
-        cmocka_unit_test(test_forbidden),
-        cmocka_unit_test(test_bad_positions),
-        cmocka_unit_test(test_usage),
-        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_openings_json), cmocka_unit_test(test_show),  cmocka_unit_test(test_forbidden),
+        cmocka_unit_test(test_bad_positions), cmocka_unit_test(test_usage), cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,8 +21,9 @@ static void test_solve_json(void **state)
     Run r;
     run(&r, "solve", "h8 h9 i8 i9 j8 j9", "--json", "--tt-mb", "8", "--quiet", NULL);
     assert_int_equal(r.code, 0);
-    static const char *keys[] = { "\"result\":\"proven\"", "\"attacker\":\"black\"", "\"best\":", "\"nodes\":",
-                                  "\"time_s\":", "\"pv\":", "\"proof_nodes\":", "\"proof_depth\":" };
+    static const char *keys[] = {
+        "\"result\":\"proven\"", "\"attacker\":\"black\"", "\"best\":", "\"nodes\":", "\"time_s\":", "\"pv\":",
+        "\"proof_nodes\":",      "\"proof_depth\":"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strstr(r.out, keys[i]))
             fail_msg("missing %s in %s", keys[i], r.out);
@@ -80,7 +81,7 @@ static void test_db_round_trip(void **state)
 static void test_signals(void **state)
 {
     (void)state;
-    const int sigs[] = { SIGINT, SIGTERM, SIGUSR1 };
+    const int sigs[] = {SIGINT, SIGTERM, SIGUSR1};
     char out[64], err[64];
     snprintf(out, sizeof out, "/tmp/rj_cli_solve_%d.out", (int)getpid());
     snprintf(err, sizeof err, "/tmp/rj_cli_solve_%d.err", (int)getpid());
@@ -104,11 +105,8 @@ static void test_signals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_json),
-        cmocka_unit_test(test_verify),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_db_round_trip),
-        cmocka_unit_test(test_signals),
+        cmocka_unit_test(test_solve_json),    cmocka_unit_test(test_verify),  cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_db_round_trip), cmocka_unit_test(test_signals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

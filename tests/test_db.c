@@ -56,7 +56,7 @@ static Db *open_new(const char *name, size_t map_size)
 {
     const char *p = path(name);
     rm_db(p);
-    DbOptions o = { DB_CREATE, map_size, 0 };
+    DbOptions o = {DB_CREATE, map_size, 0};
     Db *db = NULL;
     char why[256];
     int rc = db_open(p, &o, &db, why, sizeof why);
@@ -92,13 +92,13 @@ static void board_map(const Board *b, int t, Board *out)
 
 /* The four-three position of test_checker.c and a proof for black (framing needs no wins at once). */
 static const char *POS = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4";
-static const uint8_t PROOF_HDR[PROOF_HEADER_LEN] = { 'R', 'J', 'P', 'F', PROOF_VERSION, RULE_RENJU, BLACK, 0 };
+static const uint8_t PROOF_HDR[PROOF_HEADER_LEN] = {'R', 'J', 'P', 'F', PROOF_VERSION, RULE_RENJU, BLACK, 0};
 
 static size_t make_proof(uint8_t *buf)
 {
     memcpy(buf, PROOF_HDR, sizeof PROOF_HDR);
     size_t n = sizeof PROOF_HDR;
-    const char *seq[] = { "f5", "#1", "g5", "h9", "#1", "h8", "i9", "#0" };
+    const char *seq[] = {"f5", "#1", "g5", "h9", "#1", "h8", "i9", "#0"};
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
         if (seq[i][0] == '#') {
             buf[n++] = (uint8_t)(seq[i][1] - '0');
@@ -138,8 +138,10 @@ static void test_record_codec(void **state)
     big[n] = 'x';
     assert_int_equal(record_decode(big, n + 1, &d), RJ_EBADDATA);
     /* Field ranges. */
-    const struct { size_t at; uint8_t v; } bad[] = { { 0, 2 }, { 1, 3 }, { 2, 0 }, { 2, 3 }, { 3, 230 }, { 4, 2 },
-                                                     { 5, 1 }, { 20, 1 }, { 40, 9 }, { 41, 0x07 } };
+    const struct {
+        size_t at;
+        uint8_t v;
+    } bad[] = {{0, 2}, {1, 3}, {2, 0}, {2, 3}, {3, 230}, {4, 2}, {5, 1}, {20, 1}, {40, 9}, {41, 0x07}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memcpy(big, buf, n);
         big[bad[i].at] = bad[i].v;
@@ -282,7 +284,7 @@ static void test_merge_policy(void **state)
     assert_int_equal(got.proof_nodes, 6);
     /* Read-only handles refuse writes. */
     db_close(db);
-    DbOptions ro = { DB_RDONLY, 0, 0 };
+    DbOptions ro = {DB_RDONLY, 0, 0};
     assert_int_equal(db_open(path("policy.lmdb"), &ro, &db, NULL, 0), 0);
     assert_int_equal(db_queue(db, &b, RULE_RENJU, &r, NULL, 0), RJ_EBADARG);
     DbStats st;
@@ -372,7 +374,7 @@ static void *reader_main(void *arg)
 static void test_readers_while_writing(void **state)
 {
     (void)state;
-    Shared s = { .db = open_new("conc.lmdb", 1 << 20) };
+    Shared s = {.db = open_new("conc.lmdb", 1 << 20)};
     pthread_t th[3];
     for (int i = 0; i < 3; i++)
         assert_int_equal(pthread_create(&th[i], NULL, reader_main, &s), 0);
@@ -407,7 +409,7 @@ static void *store_main(void *arg)
     for (uint32_t i = 0; i < 500; i++) {
         Board b;
         numbered_board((uint32_t)a->id * 1000 + i, &b);
-        StoredResult r = { RESULT_PROVEN, BLACK, POINT_NONE, 3, 2, (uint64_t)a->id * 1000 + i };
+        StoredResult r = {RESULT_PROVEN, BLACK, POINT_NONE, 3, 2, (uint64_t)a->id * 1000 + i};
         if (a->rs.store(a->rs.ctx, &b, RULE_RENJU, &r, NULL, 0))
             return (void *)1;
         StoredResult got;
@@ -461,7 +463,7 @@ static void test_result_store(void **state)
     board_play(&bp, POINT_PASS);
     DbRecord rp = rec(RESULT_PROVEN, BLACK, POINT_NONE, 5);
     assert_int_equal(db_queue(db, &bp, RULE_RENJU, &rp, NULL, 0), RJ_EBADARG);
-    StoredResult sp = { RESULT_PROVEN, BLACK, POINT_NONE, 1, 1, 5 };
+    StoredResult sp = {RESULT_PROVEN, BLACK, POINT_NONE, 1, 1, 5};
     assert_int_equal(rs.store(rs.ctx, &bp, RULE_RENJU, &sp, NULL, 0), 0);
     assert_int_equal(db_flush(db), 0);
     assert_int_equal(rs.lookup(rs.ctx, &bp, BLACK, RULE_RENJU, &got), RJ_ENOTFOUND);
@@ -478,7 +480,7 @@ static void test_result_store(void **state)
     assert_int_equal(db_work_get(db, "job", 3, &v, &vlen), RJ_ENOTFOUND);
     db_close(db);
     /* Closing flushed: reopen and count. */
-    DbOptions ro = { DB_RDONLY, 0, 0 };
+    DbOptions ro = {DB_RDONLY, 0, 0};
     assert_int_equal(db_open(path("store.lmdb"), &ro, &db, NULL, 0), 0);
     DbStats st;
     assert_int_equal(db_stats(db, &st), 0);
@@ -520,7 +522,7 @@ static void test_exchange_round_trip(void **state)
     assert_int_equal(db_queue(db, &b, RULE_RENJU, &r, NULL, 0), 0);
     assert_int_equal(db_flush(db), 0);
     char *mem[64];
-    Lines l1 = { mem, 0 };
+    Lines l1 = {mem, 0};
     assert_int_equal(db_foreach(db, collect, &l1), 0);
     db_close(db);
     assert_int_equal(l1.n, 22);
@@ -540,7 +542,7 @@ static void test_exchange_round_trip(void **state)
     }
     assert_int_equal(db_flush(db), 0);
     char *mem2[64];
-    Lines l2 = { mem2, 0 };
+    Lines l2 = {mem2, 0};
     assert_int_equal(db_foreach(db, collect, &l2), 0);
     db_close(db);
     assert_int_equal(l2.n, l1.n);
@@ -570,7 +572,10 @@ static void test_exchange_round_trip(void **state)
     assert_null(pp);
     /* Malformed lines. */
     const char *bad[] = {
-        "", "{", "[]", "{\"position\":\"B:h8 W:h9\",\"attacker\":\"white\"}",
+        "",
+        "{",
+        "[]",
+        "{\"position\":\"B:h8 W:h9\",\"attacker\":\"white\"}",
         "{\"position\":\"B:h8 W:h9\",\"attacker\":\"red\",\"result\":\"proven\"}",
         "{\"position\":\"B:h8 W:h8\",\"attacker\":\"white\",\"result\":\"proven\"}",
         "{\"position\":\"B:h8 W:h9\",\"attacker\":\"white\",\"result\":\"proven\",\"best\":\"h8\"}",
@@ -598,7 +603,7 @@ static void test_damaged_files(void **state)
 {
     (void)state;
     Db *db;
-    DbOptions ro = { DB_RDONLY, 0, 0 }, rw = { DB_CREATE, 0, 0 };
+    DbOptions ro = {DB_RDONLY, 0, 0}, rw = {DB_CREATE, 0, 0};
     char why[256];
     rm_db(path("none.lmdb"));
     assert_int_equal(db_open(path("none.lmdb"), &ro, &db, why, sizeof why), RJ_ENODB);
@@ -649,7 +654,7 @@ static void test_damaged_files(void **state)
     assert_int_equal(mdb_env_open(env, path("other.lmdb"), MDB_NOSUBDIR, 0644), 0);
     assert_int_equal(mdb_txn_begin(env, NULL, 0, &txn), 0);
     assert_int_equal(mdb_dbi_open(txn, NULL, 0, &dbi), 0);
-    MDB_val k = { 3, "abc" }, v = { 3, "def" };
+    MDB_val k = {3, "abc"}, v = {3, "def"};
     assert_int_equal(mdb_put(txn, dbi, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     mdb_env_close(env);
@@ -663,7 +668,7 @@ static void test_damaged_files(void **state)
     assert_int_equal(mdb_env_open(env, path("newer.lmdb"), MDB_NOSUBDIR, 0644), 0);
     assert_int_equal(mdb_txn_begin(env, NULL, 0, &txn), 0);
     assert_int_equal(mdb_dbi_open(txn, "meta", 0, &dbi), 0);
-    MDB_val sk = { 6, "schema" }, sv = { 1, "2" };
+    MDB_val sk = {6, "schema"}, sv = {1, "2"};
     assert_int_equal(mdb_put(txn, dbi, &sk, &sv, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     mdb_env_close(env);
@@ -693,14 +698,10 @@ int main(void)
 {
     rules_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_codec),
-        cmocka_unit_test(test_symmetric_round_trip),
-        cmocka_unit_test(test_merge_policy),
-        cmocka_unit_test(test_map_growth),
-        cmocka_unit_test(test_readers_while_writing),
-        cmocka_unit_test(test_result_store),
-        cmocka_unit_test(test_exchange_round_trip),
-        cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_record_codec),          cmocka_unit_test(test_symmetric_round_trip),
+        cmocka_unit_test(test_merge_policy),          cmocka_unit_test(test_map_growth),
+        cmocka_unit_test(test_readers_while_writing), cmocka_unit_test(test_result_store),
+        cmocka_unit_test(test_exchange_round_trip),   cmocka_unit_test(test_damaged_files),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -48,7 +48,8 @@ static Point P(const char *s)
     return p;
 }
 
-/* Run the renju binary with shell-quoted args; stdout to `out` (may be NULL), stderr to `err`. Returns the exit code. */
+/* Run the renju binary with shell-quoted args; stdout to `out` (may be NULL), stderr to `err`. Returns the exit code.
+ */
 static int run(const char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int run(const char *out, const char *fmt, ...)
 {
@@ -115,7 +116,7 @@ static void build_hex(void)
 {
     /* Compute the hex above from the point numbers, so it cannot drift. */
     static char good[64], bad[64];
-    const Point mv[] = { P("f5"), P("g5"), P("h9"), P("h8"), P("i9") };
+    const Point mv[] = {P("f5"), P("g5"), P("h9"), P("h8"), P("i9")};
     snprintf(good, sizeof good, "524a504601000100%02x0100%02x%02x0100%02x%02x0000", mv[0], mv[1], mv[2], mv[3], mv[4]);
     snprintf(bad, sizeof bad, "524a504601000100%02x0000", mv[0]);
     PROOF_HEX = good;
@@ -154,7 +155,7 @@ static void test_missing_and_damaged(void **state)
             if (i >> k & 1)
                 board_setup_stone(&b, (Point)(k * 3 + 1), BLACK);
         board_setup_stone(&b, 200, WHITE);
-        DbRecord r = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i };
+        DbRecord r = {.result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i};
         strcpy(r.version, "renju test");
         assert_int_equal(db_queue(db, &b, RULE_RENJU, &r, NULL, 0), 0);
     }
@@ -177,7 +178,7 @@ static void test_missing_and_damaged(void **state)
     assert_int_equal(mdb_env_open(env, path("newer.lmdb"), MDB_NOSUBDIR, 0644), 0);
     assert_int_equal(mdb_txn_begin(env, NULL, 0, &txn), 0);
     assert_int_equal(mdb_dbi_open(txn, "meta", 0, &dbi), 0);
-    MDB_val k = { 6, "schema" }, v = { 2, "17" };
+    MDB_val k = {6, "schema"}, v = {2, "17"};
     assert_int_equal(mdb_put(txn, dbi, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     mdb_env_close(env);
@@ -224,8 +225,8 @@ static void test_read_only_dir(void **state)
         print_message("cannot run the binary as nobody (setpriv or permissions): read-only test skipped\n");
         skip();
     }
-    snprintf(cmd, sizeof cmd, "%s%s db import %s --db %s/x.lmdb >/dev/null 2>%s", as, RJ_RENJU_BIN,
-             path("ro.jsonl"), ro, path("stderr.txt"));
+    snprintf(cmd, sizeof cmd, "%s%s db import %s --db %s/x.lmdb >/dev/null 2>%s", as, RJ_RENJU_BIN, path("ro.jsonl"),
+             ro, path("stderr.txt"));
     int st = system(cmd);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 74);
@@ -307,8 +308,10 @@ static void test_query_images_and_children(void **state)
     assert_non_null(strstr(out, "\"found\":false"));
     assert_non_null(strstr(out, "{\"move\":\"i10\",\"found\":true,\"result\":\"disproven\""));
     assert_non_null(strstr(out, "{\"move\":\"g10\",\"found\":true,\"result\":\"disproven\""));
-    assert_non_null(strstr(out, "{\"move\":\"j10\",\"found\":true,\"result\":\"proven\",\"attacker\":\"black\",\"best\":\"j9\""));
-    assert_non_null(strstr(out, "{\"move\":\"f10\",\"found\":true,\"result\":\"proven\",\"attacker\":\"black\",\"best\":\"f9\""));
+    assert_non_null(
+        strstr(out, "{\"move\":\"j10\",\"found\":true,\"result\":\"proven\",\"attacker\":\"black\",\"best\":\"j9\""));
+    assert_non_null(
+        strstr(out, "{\"move\":\"f10\",\"found\":true,\"result\":\"proven\",\"attacker\":\"black\",\"best\":\"f9\""));
     assert_non_null(strstr(out, "{\"move\":\"a1\",\"found\":false"));
     /* Text mode too. */
     assert_int_equal(run(path("out.txt"), "query 'h8 h9 j10' --attacker black --db %s", path("q.lmdb")), 0);
@@ -344,7 +347,9 @@ static void test_export_import_merge(void **state)
     snprintf(text, sizeof text,
              "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n"
              "{\"position\":\"B:h8,i10 W:h9\",\"attacker\":\"black\",\"result\":\"disproven\",\"nodes\":7}\n"
-             "{\"position\":\"B:h8 W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"unknown\",\"nodes\":9}\n",
+             "{\"position\":\"B:h8 "
+             "W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"unknown\","
+             "\"nodes\":9}\n",
              POS, PROOF_HEX);
     write_text(path("a.jsonl"), text);
     assert_int_equal(run(NULL, "db import %s --db %s", path("a.jsonl"), path("a.lmdb")), 0);
@@ -360,16 +365,20 @@ static void test_export_import_merge(void **state)
         lines += *p == '\n';
     assert_int_equal(lines, 3);
     /* Merge: C says the second position is proven for black: contradiction, exit 65. */
-    write_text(path("c.jsonl"), "{\"position\":\"B:h8,g10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
-                                "{\"position\":\"B:h8,h10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
-                                "{\"position\":\"B:h8 W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"disproven\"}\n");
+    write_text(path("c.jsonl"),
+               "{\"position\":\"B:h8,g10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
+               "{\"position\":\"B:h8,h10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
+               "{\"position\":\"B:h8 "
+               "W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"disproven\"}\n");
     assert_int_equal(run(NULL, "db import %s --db %s", path("c.jsonl"), path("c.lmdb")), 0);
     rm_db(path("m.lmdb"));
     assert_int_equal(run(NULL, "db merge %s %s %s", path("m.lmdb"), path("a.lmdb"), path("c.lmdb")), 65);
     assert_non_null(strstr(slurp(path("stderr.txt")), "contradiction"));
     /* Without the contradiction: the union, proven/disproven beating unknown. */
-    write_text(path("d.jsonl"), "{\"position\":\"B:h8,h10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
-                                "{\"position\":\"B:h8 W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"disproven\"}\n");
+    write_text(path("d.jsonl"),
+               "{\"position\":\"B:h8,h10 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\n"
+               "{\"position\":\"B:h8 "
+               "W:\",\"to_move\":\"white\",\"rules\":\"freestyle\",\"attacker\":\"white\",\"result\":\"disproven\"}\n");
     rm_db(path("d.lmdb"));
     assert_int_equal(run(NULL, "db import %s --db %s", path("d.jsonl"), path("d.lmdb")), 0);
     rm_db(path("m.lmdb"));
@@ -381,7 +390,8 @@ static void test_export_import_merge(void **state)
     assert_int_equal(run(NULL, "db verify --db %s", path("m.lmdb")), 0);
     assert_int_equal(run(NULL, "db merge %s %s", path("m.lmdb"), path("m.lmdb")), 64);
     /* Import of a bad line reports the line and fails. */
-    write_text(path("e.jsonl"), "{\"position\":\"B:h8 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\nnot json\n");
+    write_text(path("e.jsonl"),
+               "{\"position\":\"B:h8 W:h9\",\"attacker\":\"black\",\"result\":\"proven\"}\nnot json\n");
     rm_db(path("e.lmdb"));
     assert_int_equal(run(NULL, "db import %s --db %s", path("e.jsonl"), path("e.lmdb")), 65);
     assert_non_null(strstr(slurp(path("stderr.txt")), "line 2"));
@@ -434,7 +444,7 @@ static void test_import_interrupted(void **state)
         assert_int_equal(ioctl(fds[1], FIONREAD, &unread), 0);
         waiting = unread == 0 && proc_state(pid) == 'S';
         if (!waiting) {
-            struct timespec ts = { 0, 20 * 1000 * 1000 };
+            struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
     }
@@ -469,24 +479,24 @@ static void entry_board(uint32_t i, Board *b)
 static void writer_child(const char *p, uint32_t start, int fd, bool with_proofs)
 {
     Db *db;
-    DbOptions o = { DB_CREATE, 1 << 20, 1000000 };
+    DbOptions o = {DB_CREATE, 1 << 20, 1000000};
     if (db_open(p, &o, &db, NULL, 0))
         _exit(3);
     for (uint32_t i = start;; i++) {
         Board b;
         entry_board(i, &b);
-        DbRecord r = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i };
+        DbRecord r = {.result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i};
         strcpy(r.version, "renju crash test");
         uint8_t proof[16];
         size_t plen = 0;
         if (with_proofs && i % 3 == 0) {
             /* Black c12 d12 e12 f12 -> g12 wins: a real proof. */
-            const char *four[] = { "c12", "d12", "e12", "f12" };
+            const char *four[] = {"c12", "d12", "e12", "f12"};
             for (int k = 0; k < 4; k++)
                 board_setup_stone(&b, P(four[k]), BLACK);
             board_setup_stone(&b, point_make(14, 14), WHITE);
             board_setup_stone(&b, point_make(14, 12), WHITE);
-            const uint8_t hdr[8] = { 'R', 'J', 'P', 'F', PROOF_VERSION, RULE_RENJU, BLACK, 0 };
+            const uint8_t hdr[8] = {'R', 'J', 'P', 'F', PROOF_VERSION, RULE_RENJU, BLACK, 0};
             memcpy(proof, hdr, 8);
             proof[8] = P("g12");
             plen = 9;
@@ -516,7 +526,7 @@ static uint32_t drain(int fd, uint32_t last)
 static void check_committed(const char *p, uint32_t n, bool with_proofs)
 {
     Db *db;
-    DbOptions ro = { DB_RDONLY, 0, 0 };
+    DbOptions ro = {DB_RDONLY, 0, 0};
     char why[256];
     if (db_open(p, &ro, &db, why, sizeof why))
         fail_msg("reopen: %s", why);
@@ -524,7 +534,7 @@ static void check_committed(const char *p, uint32_t n, bool with_proofs)
         Board b;
         entry_board(i, &b);
         if (with_proofs && i % 3 == 0) {
-            const char *four[] = { "c12", "d12", "e12", "f12" };
+            const char *four[] = {"c12", "d12", "e12", "f12"};
             for (int k = 0; k < 4; k++)
                 board_setup_stone(&b, P(four[k]), BLACK);
             board_setup_stone(&b, point_make(14, 14), WHITE);
@@ -560,7 +570,7 @@ static void test_kill_writer(void **state)
         }
         close(fds[1]);
         fcntl(fds[0], F_SETFL, O_NONBLOCK);
-        struct timespec ts = { 0, (long)(2 + rand() % 60) * 1000000L };
+        struct timespec ts = {0, (long)(2 + rand() % 60) * 1000000L};
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         int st;
@@ -638,9 +648,8 @@ static int count_readers(const char *p, int pid)
     pid_t k = fork();
     if (k == 0) {
         MDB_env *env;
-        int c[2] = { pid, 0 };
-        if (mdb_env_create(&env) || mdb_env_set_maxdbs(env, 8) ||
-            mdb_env_open(env, p, MDB_NOSUBDIR | MDB_RDONLY, 0644))
+        int c[2] = {pid, 0};
+        if (mdb_env_create(&env) || mdb_env_set_maxdbs(env, 8) || mdb_env_open(env, p, MDB_NOSUBDIR | MDB_RDONLY, 0644))
             _exit(100);
         mdb_reader_list(env, count_pid, c);
         _exit(c[1]);
@@ -662,7 +671,8 @@ static int hang_cb(void *ctx, const DbEntry *e)
         pause();
 }
 
-/* Fork a child that opens p read-only and signals on a pipe, from inside a read transaction when in_txn; it then waits to be killed. */
+/* Fork a child that opens p read-only and signals on a pipe, from inside a read transaction when in_txn; it then waits
+ * to be killed. */
 static pid_t spawn_holder(const char *p, bool in_txn)
 {
     int fds[2];
@@ -671,7 +681,7 @@ static pid_t spawn_holder(const char *p, bool in_txn)
     if (pid == 0) {
         close(fds[0]);
         Db *rd;
-        DbOptions ro = { DB_RDONLY, 0, 0 };
+        DbOptions ro = {DB_RDONLY, 0, 0};
         if (db_open(p, &ro, &rd, NULL, 0))
             _exit(3);
         if (in_txn)
@@ -699,11 +709,11 @@ static void test_stale_reader_and_map_growth(void **state)
     snprintf(p, sizeof p, "%s", path("stale.lmdb"));
     rm_db(p);
     Db *db;
-    DbOptions small = { DB_CREATE, 64 * 1024, 0 };
+    DbOptions small = {DB_CREATE, 64 * 1024, 0};
     assert_int_equal(db_open(p, &small, &db, NULL, 0), 0);
     Board b;
     entry_board(0, &b);
-    DbRecord r = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = 0 };
+    DbRecord r = {.result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = 0};
     assert_int_equal(db_queue(db, &b, RULE_RENJU, &r, NULL, 0), 0);
     db_close(db);
     pid_t holder = spawn_holder(p, false);
@@ -712,7 +722,7 @@ static void test_stale_reader_and_map_growth(void **state)
     waitpid(reader, NULL, 0);
     assert_int_equal(count_readers(p, reader), 1);
     Db *rd;
-    DbOptions ro = { DB_RDONLY, 64 * 1024, 0 };
+    DbOptions ro = {DB_RDONLY, 64 * 1024, 0};
     assert_int_equal(db_open(p, &ro, &rd, NULL, 0), 0);
     assert_int_equal(count_readers(p, reader), 0);
     /* Another process writes enough to grow the map many times over. */
@@ -724,7 +734,7 @@ static void test_stale_reader_and_map_growth(void **state)
         for (uint32_t i = 1; i < 20000; i++) {
             Board bb;
             entry_board(i, &bb);
-            DbRecord rr = { .result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i };
+            DbRecord rr = {.result = RESULT_PROVEN, .attacker = BLACK, .best = POINT_NONE, .nodes = i};
             if (db_queue(wd, &bb, RULE_RENJU, &rr, NULL, 0))
                 _exit(4);
         }

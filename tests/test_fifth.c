@@ -64,7 +64,7 @@ static int check_classes(Board *b, const MoveClass *cls, int n)
         }
         assert_int_not_equal(owner[p], -1);
         /* The class of p is exactly the orbit of p under the transforms fixing b. */
-        bool in_orbit[BOARD_POINTS] = { false };
+        bool in_orbit[BOARD_POINTS] = {false};
         int size = 0;
         for (int t = 0; t < NUM_SYMS; t++)
             if (fix[t] && !in_orbit[sym_apply(t, (Point)p)]) {
@@ -206,7 +206,7 @@ static void test_wrong_shapes(void **state)
 static void test_bounds(void **state)
 {
     (void)state;
-    const Result st[] = { RESULT_PROVEN, RESULT_UNKNOWN, RESULT_DISPROVEN, RESULT_PROVEN, RESULT_UNKNOWN };
+    const Result st[] = {RESULT_PROVEN, RESULT_UNKNOWN, RESULT_DISPROVEN, RESULT_PROVEN, RESULT_UNKNOWN};
     int lo, hi;
     fifth_w_bounds(st, 5, &lo, &hi);
     assert_int_equal(lo, 2);
@@ -214,7 +214,7 @@ static void test_bounds(void **state)
     fifth_w_bounds(st, 0, &lo, &hi);
     assert_int_equal(lo, 0);
     assert_int_equal(hi, 0);
-    const int wmin[] = { 3, 1, 5 }, wmax[] = { 9, 7, 6 };
+    const int wmin[] = {3, 1, 5}, wmax[] = {9, 7, 6};
     int nmin, nmax;
     fifth_fair_n_bounds(wmin, wmax, 3, &nmin, &nmax);
     assert_int_equal(nmin, 2);

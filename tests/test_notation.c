@@ -41,7 +41,7 @@ static void test_point_round_trip(void **state)
 static void test_point_rejects(void **state)
 {
     (void)state;
-    const char *bad[] = { "", "h", "h0", "h16", "p8", "z1", "8h", "h08", "h-1", "pas", "i99", "@1", "é1" };
+    const char *bad[] = {"", "h", "h0", "h16", "p8", "z1", "8h", "h08", "h-1", "pas", "i99", "@1", "é1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Point p;
         int used;
@@ -58,7 +58,7 @@ static void test_point_rejects(void **state)
 static void test_every_spelling(void **state)
 {
     (void)state;
-    const char *fmt[] = { "%s %s", "%s%s", "%s,%s", "%s, %s", "%s;%s", "%s-%s", " %s\t%s\n", "%s,,%s," };
+    const char *fmt[] = {"%s %s", "%s%s", "%s,%s", "%s, %s", "%s;%s", "%s-%s", " %s\t%s\n", "%s,,%s,"};
     for (int p = 0; p < BOARD_POINTS; p++)
         for (int q = 0; q < BOARD_POINTS; q += 7) {
             char a[8], b[8], text[32];
@@ -150,7 +150,7 @@ static void test_sequence_rejects(void **state)
 static void test_moves_str_truncates_at_move(void **state)
 {
     (void)state;
-    Point mv[3] = { point_make(7, 7), point_make(7, 8), point_make(8, 9) };
+    Point mv[3] = {point_make(7, 7), point_make(7, 8), point_make(8, 9)};
     char buf[9];
     assert_string_equal(notation_moves_str(mv, 3, buf, sizeof buf), "h8 h9");
 }
@@ -191,7 +191,7 @@ static void test_renlib(void **state)
     assert_int_equal(notation_to_renlib(point_make(0, 0)), 0xE1);  /* a1 */
     assert_int_equal(notation_to_renlib(point_make(0, 14)), 0x01); /* a15 */
     assert_int_equal(notation_to_renlib(point_make(14, 0)), 0xEF); /* o1 */
-    int seen[256] = { 0 };
+    int seen[256] = {0};
     for (int p = 0; p < BOARD_POINTS; p++) {
         uint8_t byte = notation_to_renlib((Point)p);
         Point q;
@@ -218,14 +218,10 @@ static void test_renlib(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_point_round_trip),
-        cmocka_unit_test(test_point_rejects),
-        cmocka_unit_test(test_every_spelling),
-        cmocka_unit_test(test_sequences),
-        cmocka_unit_test(test_sequence_rejects),
-        cmocka_unit_test(test_moves_str_truncates_at_move),
-        cmocka_unit_test(test_gomocup),
-        cmocka_unit_test(test_renlib),
+        cmocka_unit_test(test_point_round_trip), cmocka_unit_test(test_point_rejects),
+        cmocka_unit_test(test_every_spelling),   cmocka_unit_test(test_sequences),
+        cmocka_unit_test(test_sequence_rejects), cmocka_unit_test(test_moves_str_truncates_at_move),
+        cmocka_unit_test(test_gomocup),          cmocka_unit_test(test_renlib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

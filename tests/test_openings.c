@@ -16,7 +16,7 @@ static void test_table(void **state)
     /* docs/renju.md: code and black 3 of each opening, in order D1..D13, I1..I13. */
     static const char *const b3[NUM_OPENINGS] = {
         "h10", "i10", "j10", "i9", "j9", "i8", "j8", "h7", "i7", "j7", "h6", "i6", "j6",
-        "j10", "j9", "j8", "j7", "j6", "i8", "i7", "i6", "h7", "h6", "g7", "g6", "f6",
+        "j10", "j9",  "j8",  "j7", "j6", "i8", "i7", "i6", "h7", "h6", "g7", "g6", "f6",
     };
     assert_null(opening_get(-1));
     assert_null(opening_get(NUM_OPENINGS));
@@ -57,7 +57,7 @@ static void test_lookup_every_name(void **state)
     (void)state;
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
-        const char *names[] = { o->code, o->japanese, o->chinese, o->english };
+        const char *names[] = {o->code, o->japanese, o->chinese, o->english};
         for (size_t j = 0; j < 4; j++) {
             char buf[64];
             assert_ptr_equal(opening_find(names[j]), o);
@@ -73,12 +73,13 @@ static void test_lookup_every_name(void **state)
 static void test_lookup_variants(void **state)
 {
     (void)state;
-    struct { const char *name, *code; } cases[] = {
-        { "d4", "D4" }, { "i13", "I13" }, { "KAGETSU", "D4" }, { "kagetsu", "D4" },
-        { "flower moon", "D4" }, { "Flower-Moon", "D4" }, { "FLOWERMOON", "D4" }, { "flower_moon", "D4" },
-        { "cold star", "D1" }, { "Kyuugetsu", "D9" }, { "Ryuusei", "I5" }, { "Myoujou", "I10" },
-        { "長星", "I1" }, { "长星", "I1" }, { "雲月", "I6" }, { "渓月", "D2" }, { "溪月", "D2" },
-        { "hogetsu", "I7" }, { "Bay Moon", "I7" }, { "浦月", "I7" },
+    struct {
+        const char *name, *code;
+    } cases[] = {
+        {"d4", "D4"},          {"i13", "I13"},       {"KAGETSU", "D4"},     {"kagetsu", "D4"},   {"flower moon", "D4"},
+        {"Flower-Moon", "D4"}, {"FLOWERMOON", "D4"}, {"flower_moon", "D4"}, {"cold star", "D1"}, {"Kyuugetsu", "D9"},
+        {"Ryuusei", "I5"},     {"Myoujou", "I10"},   {"長星", "I1"},        {"长星", "I1"},      {"雲月", "I6"},
+        {"渓月", "D2"},        {"溪月", "D2"},       {"hogetsu", "I7"},     {"Bay Moon", "I7"},  {"浦月", "I7"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const Opening *o = opening_find(cases[i].name);
@@ -86,7 +87,8 @@ static void test_lookup_variants(void **state)
             fail_msg("'%s' not found", cases[i].name);
         assert_string_equal(o->code, cases[i].code);
     }
-    const char *none[] = { "", " ", "D0", "D14", "I14", "X1", "kagetsuu", "flower", "moon", "花", "h8", "Flower Moon j10" };
+    const char *none[] = {"",         " ",      "D0",   "D14", "I14", "X1",
+                          "kagetsuu", "flower", "moon", "花",  "h8",  "Flower Moon j10"};
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
         if (opening_find(none[i]))
             fail_msg("'%s' should not be found", none[i]);
@@ -98,7 +100,7 @@ static void test_names_unique(void **state)
     (void)state;
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
-        const char *names[] = { o->code, o->japanese, o->chinese, o->english };
+        const char *names[] = {o->code, o->japanese, o->chinese, o->english};
         for (size_t j = 0; j < 4; j++)
             assert_ptr_equal(opening_find(names[j]), o);
         for (int k = 0; k < i; k++) {

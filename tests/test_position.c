@@ -42,14 +42,31 @@ static void expect_same(const char *text, const char *ref)
 static void test_accepted_spellings(void **state)
 {
     (void)state;
-    const char *same[] = { "h8 h9 i10", "h8h9i10", "H8,H9,I10", "H8H9I10", " h8 ; h9 - i10 ", "\th8,\nh9, i10\n",
-                           "D2", "d2", "Keigetsu", "KEIGETSU", "溪月", "Brook Moon", "brook moon", "brook-moon",
-                           "B:h8,i10 W:h9", "b:i10 w:h9 b:h8", "W:h9 B:h8 B:i10" };
+    const char *same[] = {"h8 h9 i10",
+                          "h8h9i10",
+                          "H8,H9,I10",
+                          "H8H9I10",
+                          " h8 ; h9 - i10 ",
+                          "\th8,\nh9, i10\n",
+                          "D2",
+                          "d2",
+                          "Keigetsu",
+                          "KEIGETSU",
+                          "溪月",
+                          "Brook Moon",
+                          "brook moon",
+                          "brook-moon",
+                          "B:h8,i10 W:h9",
+                          "b:i10 w:h9 b:h8",
+                          "W:h9 B:h8 B:i10"};
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         expect_same(same[i], "h8 h9 i10");
-    const char *d4[] = { "D4 j10 i10", "D4j10i10", "D4,J10,I10", "kagetsu j10 i10", "Kagetsu,j10,i10",
-                         "花月 j10 i10", "花月j10i10", "Flower Moon j10 i10", "FLOWER MOON J10 I10",
-                         "flower-moon-j10-i10", "h8 h9 i9 j10 i10", "B:h8,i9,i10 W:h9,j10" };
+    const char *d4[] = {"D4 j10 i10",          "D4j10i10",
+                        "D4,J10,I10",          "kagetsu j10 i10",
+                        "Kagetsu,j10,i10",     "花月 j10 i10",
+                        "花月j10i10",          "Flower Moon j10 i10",
+                        "FLOWER MOON J10 I10", "flower-moon-j10-i10",
+                        "h8 h9 i9 j10 i10",    "B:h8,i9,i10 W:h9,j10"};
     for (size_t i = 0; i < sizeof d4 / sizeof d4[0]; i++)
         expect_same(d4[i], "h8h9i9j10i10");
     expect_same("Cold Star", "h8 h9 h10");
@@ -181,7 +198,7 @@ static void test_rule_rejects(void **state)
 static void test_round_trip(void **state)
 {
     (void)state;
-    const char *cases[] = { "h8 h9 i10", "D4 j10 i10 pass", "B:e13,c12,e12 W:o15,o11", "B: W:", "h8 pass h9 pass" };
+    const char *cases[] = {"h8 h9 i10", "D4 j10 i10 pass", "B:e13,c12,e12 W:o15,o11", "B: W:", "h8 pass h9 pass"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Board a, b;
         char text[POSITION_STR_LEN];
@@ -203,11 +220,8 @@ static void test_round_trip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_accepted_spellings),
-        cmocka_unit_test(test_stone_sets),
-        cmocka_unit_test(test_rejects),
-        cmocka_unit_test(test_rule_rejects),
-        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_accepted_spellings), cmocka_unit_test(test_stone_sets), cmocka_unit_test(test_rejects),
+        cmocka_unit_test(test_rule_rejects),       cmocka_unit_test(test_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

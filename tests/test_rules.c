@@ -291,12 +291,9 @@ int main(void)
 {
     rules_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus),
-        cmocka_unit_test(test_golden),
-        cmocka_unit_test(test_fives),
-        cmocka_unit_test(test_five_beats_forbidden),
-        cmocka_unit_test(test_fours),
-        cmocka_unit_test(test_threes),
+        cmocka_unit_test(test_corpus), cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_fives),  cmocka_unit_test(test_five_beats_forbidden),
+        cmocka_unit_test(test_fours),  cmocka_unit_test(test_threes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

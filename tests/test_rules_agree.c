@@ -256,11 +256,11 @@ static void test_agree(void **state)
             fail_msg("board changed by the rules functions (position %ld)", i);
         st.positions++;
     }
-    printf("positions %ld, empty points %ld: overline %ld, double-four %ld, double-three %ld, none %ld\n",
-           st.positions, st.points, st.kind[FORBID_OVERLINE], st.kind[FORBID_DOUBLE_FOUR],
-           st.kind[FORBID_DOUBLE_THREE], st.kind[FORBID_NONE]);
-    printf("threat checks on %ld points: fake threes %ld (%ld of them fake through a real double-three)\n",
-           st.sampled, st.fake_threes, st.fake_by_33);
+    printf("positions %ld, empty points %ld: overline %ld, double-four %ld, double-three %ld, none %ld\n", st.positions,
+           st.points, st.kind[FORBID_OVERLINE], st.kind[FORBID_DOUBLE_FOUR], st.kind[FORBID_DOUBLE_THREE],
+           st.kind[FORBID_NONE]);
+    printf("threat checks on %ld points: fake threes %ld (%ld of them fake through a real double-three)\n", st.sampled,
+           st.fake_threes, st.fake_by_33);
     assert_true(st.kind[FORBID_OVERLINE] > 0 && st.kind[FORBID_DOUBLE_FOUR] > 0 && st.kind[FORBID_DOUBLE_THREE] > 0);
 }
 

@@ -59,7 +59,7 @@ static void test_group(void **state)
     const Point h8 = point_make(7, 7);
     /* Each transform is a bijection of the board fixing h8 and preserving distances. */
     for (int t = 0; t < NUM_SYMS; t++) {
-        int seen[BOARD_POINTS] = { 0 };
+        int seen[BOARD_POINTS] = {0};
         for (int p = 0; p < BOARD_POINTS; p++) {
             Point q = sym_apply(t, (Point)p);
             assert_true(q < BOARD_POINTS);
@@ -205,7 +205,7 @@ static void test_asymmetric_images(void **state)
 static void test_opening_stabilisers(void **state)
 {
     (void)state;
-    const char *symmetric[] = { "D1", "D8", "D11", "I1", "I11", "I13" };
+    const char *symmetric[] = {"D1", "D8", "D11", "I1", "I11", "I13"};
     int nsym = 0;
     for (int i = 0; i < NUM_OPENINGS; i++) {
         const Opening *o = opening_get(i);
@@ -256,7 +256,7 @@ static void test_openings_are_all_classes(void **state)
     SymKey cls[MAXC];
     int ncls = 0, shapes = 0;
     SymKey open[NUM_OPENINGS];
-    int hits[NUM_OPENINGS] = { 0 };
+    int hits[NUM_OPENINGS] = {0};
     for (int i = 0; i < NUM_OPENINGS; i++) {
         Board b;
         opening_board(opening_get(i), &b);

@@ -103,7 +103,8 @@ static void ref_window_max(const Board *b, Point p, Color c, int *wmax, int *ntw
     *sum = total;
 }
 
-/* thr_window_max(), thr_potential(), the whole-board thr_windows_scan() and its row masks agree with the definition; black's forbidden screen misses no forbidden point. */
+/* thr_window_max(), thr_potential(), the whole-board thr_windows_scan() and its row masks agree with the definition;
+ * black's forbidden screen misses no forbidden point. */
 static void test_window_max(void **state)
 {
     (void)state;
@@ -151,7 +152,8 @@ static void test_window_max(void **state)
             }
         }
     }
-    print_message("window scan: %ld points, %ld black forbidden, %ld pass black's screen\n", checked, forbidden, screened);
+    print_message("window scan: %ld points, %ld black forbidden, %ld pass black's screen\n", checked, forbidden,
+                  screened);
     assert_true(checked > 100000);
     assert_true(fours > 100);
     assert_true(forbidden > 300 && screened < checked / 4);
@@ -273,10 +275,8 @@ int main(void)
 {
     rules_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_primitives_vs_rules),
-        cmocka_unit_test(test_window_max),
-        cmocka_unit_test(test_short_loss_vs_rules),
-        cmocka_unit_test(test_vct_defences_exact),
+        cmocka_unit_test(test_primitives_vs_rules), cmocka_unit_test(test_window_max),
+        cmocka_unit_test(test_short_loss_vs_rules), cmocka_unit_test(test_vct_defences_exact),
         cmocka_unit_test(test_far_defences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -244,8 +244,8 @@ static void test_line_carry(void **state)
             bool holds = vcf_line_holds(&b, att, rs, (Point)p, line.line, line.len);
             board_undo(&b);
             Point fd[8];
-            bool outside = far_ok && !(zone[p >> 6] >> (p & 63) & 1) &&
-                           rules_four_points_after(&b, (Point)p, def, rs, fd) == 0;
+            bool outside =
+                far_ok && !(zone[p >> 6] >> (p & 63) & 1) && rules_four_points_after(&b, (Point)p, def, rs, fd) == 0;
             if (outside) {
                 shortcut++;
                 if (!holds) {

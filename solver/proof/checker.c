@@ -71,10 +71,7 @@ static int fail(Checker *c, const char *fmt, ...)
 static const char *pstr(Point p, char *buf) { return notation_point_str(p, buf); }
 
 /* Is the game drawn after the last move (two passes in a row, full board)? */
-static bool drawn(const Board *b)
-{
-    return board_two_passes(b) || board_stone_count(b) == BOARD_POINTS;
-}
+static bool drawn(const Board *b) { return board_two_passes(b) || board_stone_count(b) == BOARD_POINTS; }
 
 /* Read a move byte and check that it names a point or a pass. */
 static int read_move(Checker *c, Point *m)
@@ -164,8 +161,7 @@ static bool short_loss_b(Checker *c, const Point *cand, int ncand)
         if (board_at(&c->b, m) != EMPTY)
             continue;
         board_play(&c->b, m);
-        bool ok = !drawn(&c->b) && fives_through(c, m) >= 2 &&
-                  rules_five_points(&c->b, c->def, c->rs, tmp) == 0;
+        bool ok = !drawn(&c->b) && fives_through(c, m) >= 2 && rules_five_points(&c->b, c->def, c->rs, tmp) == 0;
         board_undo(&c->b);
         if (ok && rules_is_legal(&c->b, m, c->rs))
             return true;

@@ -17,8 +17,8 @@ typedef struct {
     size_t len, pos;
     RuleSet rs;
     Color att;
-    int t;             /* transform to apply to every move byte, or -1 */
-    Board b;           /* working copy of the root, in the proof's frame */
+    int t;   /* transform to apply to every move byte, or -1 */
+    Board b; /* working copy of the root, in the proof's frame */
     ProofStats st;
 } Walk;
 
@@ -114,7 +114,7 @@ static int walk(Walk *w, const Board *b)
 
 int proof_stats(const Board *b, const uint8_t *buf, size_t len, ProofStats *st)
 {
-    Walk wk = { .in = buf, .len = len, .t = -1 };
+    Walk wk = {.in = buf, .len = len, .t = -1};
     int rc = walk(&wk, b);
     if (rc == 0 && st)
         *st = wk.st;
@@ -125,7 +125,7 @@ int proof_transform(const Board *b, uint8_t *buf, size_t len, int t)
 {
     if (t < 0 || t >= NUM_SYMS)
         return RJ_EBADARG;
-    Walk wk = { .in = buf, .len = len, .t = -1 };
+    Walk wk = {.in = buf, .len = len, .t = -1};
     int rc = walk(&wk, b);
     if (rc)
         return rc;

@@ -33,10 +33,10 @@
 enum { PROOF_VERSION = 1, PROOF_HEADER_LEN = 8 };
 
 typedef struct {
-    uint64_t nodes;    /* A-nodes and D-nodes in the tree */
-    uint32_t depth;    /* longest line in plies */
-    uint64_t leaves;   /* wins at once reached in the tree */
-    uint64_t implied;  /* defender moves accepted as short losses */
+    uint64_t nodes;   /* A-nodes and D-nodes in the tree */
+    uint32_t depth;   /* longest line in plies */
+    uint64_t leaves;  /* wins at once reached in the tree */
+    uint64_t implied; /* defender moves accepted as short losses */
 } ProofStats;
 
 /*
@@ -68,7 +68,6 @@ int proof_transform(const Board *b, uint8_t *buf, size_t len, int t);
  */
 int proof_check(const Board *b, const uint8_t *buf, size_t len, ProofStats *st, char *why, size_t whylen);
 
-
 /*
  * ProofWriter: a growable byte buffer for writing proofs in the format above.
  * Start with a zeroed struct; free data with free().  On allocation failure
@@ -87,7 +86,7 @@ int pw_bytes(ProofWriter *w, const void *p, size_t n);
 static inline int pw_u8(ProofWriter *w, uint8_t v) { return pw_bytes(w, &v, 1); }
 static inline int pw_u16(ProofWriter *w, uint16_t v)
 {
-    uint8_t b[2] = { (uint8_t)(v & 0xff), (uint8_t)(v >> 8) };
+    uint8_t b[2] = {(uint8_t)(v & 0xff), (uint8_t)(v >> 8)};
     return pw_bytes(w, b, 2);
 }
 

@@ -26,7 +26,7 @@ int pw_bytes(ProofWriter *w, const void *p, size_t n)
 
 int pw_header(ProofWriter *w, RuleSet rs, Color attacker)
 {
-    const uint8_t h[PROOF_HEADER_LEN] = { 'R', 'J', 'P', 'F', PROOF_VERSION, (uint8_t)rs, (uint8_t)attacker, 0 };
+    const uint8_t h[PROOF_HEADER_LEN] = {'R', 'J', 'P', 'F', PROOF_VERSION, (uint8_t)rs, (uint8_t)attacker, 0};
     return pw_bytes(w, h, sizeof h);
 }
 
