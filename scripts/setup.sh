@@ -4,8 +4,11 @@
 # Works as root, or as a user with sudo.
 set -euo pipefail
 
+# clang-14, libclang-rt-14-dev (its TSan runtime) and libomp-14-dev (LLVM's OpenMP with the
+# Archer tool): the ThreadSanitizer build of scripts/tsan.sh; clang-format: scripts/check-format.sh.
 PKGS=(build-essential cmake pkg-config liblmdb-dev lmdb-utils libxxhash-dev libcmocka-dev
-      libopenmpi-dev openmpi-bin python3 xz-utils slurm-wlm munge)
+      libopenmpi-dev openmpi-bin python3 xz-utils slurm-wlm munge
+      clang-14 libclang-rt-14-dev libomp-14-dev clang-format)
 
 if ! command -v dpkg-query >/dev/null; then
   echo "setup: dpkg-query not found: this script expects Debian 12; install by hand: ${PKGS[*]}" >&2
