@@ -5,30 +5,22 @@
 
 #include "zobrist.h"
 
-uint16_t board_line_valid(int dir, int index)
-{
-    uint16_t m = 0;
-    for (int pos = 0; pos < BOARD_SIZE; pos++) {
-        int c, r;
-        switch (dir) {
-        case DIR_E:
-            c = pos, r = index;
-            break;
-        case DIR_N:
-            c = index, r = pos;
-            break;
-        case DIR_NE:
-            c = pos, r = pos - (index - (BOARD_SIZE - 1));
-            break;
-        default:
-            c = pos, r = index - pos;
-            break;
-        }
-        if (point_on_board(c, r))
-            m |= (uint16_t)(1u << pos);
-    }
-    return m;
-}
+/*
+ * On-board positions of every line (board.h geometry): rows and columns hold
+ * positions 0..14; a diagonal line i holds max(0, i - 14) .. min(i, 14) in
+ * both diagonal directions.  Rows and columns have no lines 15..28 (0 there).
+ */
+#define LV_STRAIGHT(i) (uint16_t)((i) < BOARD_SIZE ? (1u << BOARD_SIZE) - 1 : 0)
+#define LV_DIAG_LO(i) ((i) > BOARD_SIZE - 1 ? (i) - (BOARD_SIZE - 1) : 0)
+#define LV_DIAG_HI(i) ((i) < BOARD_SIZE - 1 ? (i) : BOARD_SIZE - 1)
+#define LV_DIAG(i) (uint16_t)(((2u << LV_DIAG_HI(i)) - 1) & ~((1u << LV_DIAG_LO(i)) - 1))
+#define LV_LINES(F)                                                                                                    \
+    F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15), F(16),       \
+        F(17), F(18), F(19), F(20), F(21), F(22), F(23), F(24), F(25), F(26), F(27), F(28)
+_Static_assert(NUM_LINES == 29 && DIR_E == 0 && DIR_N == 1 && DIR_NE == 2 && DIR_SE == 3, "line table layout");
+
+const uint16_t BOARD_LINE_VALID[NUM_DIRS][NUM_LINES] = {
+    {LV_LINES(LV_STRAIGHT)}, {LV_LINES(LV_STRAIGHT)}, {LV_LINES(LV_DIAG)}, {LV_LINES(LV_DIAG)}};
 
 void board_init(Board *b)
 {

@@ -71,11 +71,21 @@ static inline int board_line_pos(Point p, int dir)
     return dir == DIR_N ? point_row(p) : point_col(p);
 }
 
-/* Mask of the on-board positions of line `index` in direction dir. */
-uint16_t board_line_valid(int dir, int index);
-
 /* Number of lines in direction dir (15 or 29). */
 static inline int board_num_lines(int dir) { return dir < 2 ? BOARD_SIZE : NUM_LINES; }
+
+/* The on-board masks of board_line_valid(): constant, defined in board.c. */
+extern const uint16_t BOARD_LINE_VALID[NUM_DIRS][NUM_LINES];
+
+/*
+ * Mask of the on-board positions of line `index` in direction dir (bits
+ * 0..14; bit 15 is never set).  Precondition: 0 <= index < board_num_lines(dir).
+ */
+static inline uint16_t board_line_valid(int dir, int index)
+{
+    assert(dir >= 0 && dir < NUM_DIRS && index >= 0 && index < board_num_lines(dir));
+    return BOARD_LINE_VALID[dir][index];
+}
 
 /* Bit mask of colour c's stones on the line through p in direction dir. */
 static inline uint16_t board_line_bits(const Board *b, Color c, Point p, int dir)

@@ -20,19 +20,8 @@
 #include "board.h"
 #include "pattern.h"
 
-/* On-board positions of line idx in direction dir (see board.h geometry). */
-static inline uint32_t line_valid(int dir, int idx)
-{
-    if (dir < 2)
-        return 0x7fffu;
-    int lo = idx > BOARD_SIZE - 1 ? idx - (BOARD_SIZE - 1) : 0;
-    int hi = idx < BOARD_SIZE - 1 ? idx : BOARD_SIZE - 1;
-    return ((2u << hi) - 1) & ~((1u << lo) - 1);
-}
-
 /* Line index and position of every point in every direction (read-only after init). */
 static uint8_t geo_idx[BOARD_POINTS][NUM_DIRS], geo_pos[BOARD_POINTS][NUM_DIRS];
-static uint16_t geo_valid[NUM_DIRS][NUM_LINES];
 static uint8_t geo_point[NUM_DIRS][NUM_LINES][BOARD_SIZE]; /* point at (dir, line, position) */
 static once_flag init_once = ONCE_FLAG_INIT;
 static atomic_bool init_done;
@@ -46,9 +35,6 @@ static void build_tables(void)
             geo_pos[p][d] = (uint8_t)board_line_pos((Point)p, d);
             geo_point[d][geo_idx[p][d]][geo_pos[p][d]] = (uint8_t)p;
         }
-    for (int d = 0; d < NUM_DIRS; d++)
-        for (int i = 0; i < board_num_lines(d); i++)
-            geo_valid[d][i] = (uint16_t)line_valid(d, i);
     atomic_store(&init_done, true);
 }
 
@@ -72,7 +58,7 @@ static inline Line line_get(const Board *b, Point p, Color c, int dir)
 {
     int idx = geo_idx[p][dir];
     uint32_t own = b->line[c - 1][dir][idx], opp = b->line[2 - c][dir][idx];
-    Line l = {own, geo_valid[dir][idx] & ~own & ~opp};
+    Line l = {own, board_line_valid(dir, idx) & ~own & ~opp};
     return l;
 }
 
@@ -188,7 +174,7 @@ static inline uint16_t black_entry(const Board *b, Point p, int d)
     uint32_t bl = b->line[0][d][idx], wb = (bl << 5 >> i) & 0x7ff;
     if (!(wb & (wb - 1)))
         return 0; /* fewer than two black stones within reach: nothing (skip the table) */
-    return pattern_black[pattern_index(bl, geo_valid[d][idx] & ~(bl | b->line[1][d][idx]), i)];
+    return pattern_black[pattern_index(bl, board_line_valid(d, idx) & ~(bl | b->line[1][d][idx]), i)];
 }
 
 /* Internal verdict: a ForbidKind, or VERDICT_FIVE when the stone makes exactly five. */
@@ -278,7 +264,7 @@ int rules_forbidden_points(Board *b, Point *out, ForbidKind *kind)
             uint32_t bl = b->line[0][d][idx];
             if (!(bl & (bl - 1)))
                 continue; /* a line needs two black stones besides p to matter */
-            uint32_t em = geo_valid[d][idx] & ~(bl | b->line[1][d][idx]);
+            uint32_t em = board_line_valid(d, idx) & ~(bl | b->line[1][d][idx]);
             uint32_t near = bl;
             near |= near << 1 | near >> 1;
             near |= near << 2 | near >> 2;
@@ -362,7 +348,7 @@ int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out)
             x &= x - 1, x &= x - 1, x &= x - 1;
             if (!x)
                 continue; /* a five needs four stones on the line already */
-            uint32_t em = geo_valid[d][idx] & ~(own | b->line[2 - c][d][idx]);
+            uint32_t em = board_line_valid(d, idx) & ~(own | b->line[2 - c][d][idx]);
             uint32_t near = own << 1 | own >> 1; /* a five point touches a stone */
             for (uint32_t m = near & em; m; m &= m - 1) {
                 int i = __builtin_ctz(m);

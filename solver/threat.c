@@ -5,26 +5,11 @@
 
 #include "rules.h"
 
-/*
- * The off-board positions of each line as blocker bits (bits 0..14; bit 15
- * is never read): rows and columns have none; a diagonal line idx covers
- * positions max(0, idx - 14) .. min(idx, 14).
- */
-#define DIAG_LO(i) ((i) > BOARD_SIZE - 1 ? (i) - (BOARD_SIZE - 1) : 0)
-#define DIAG_HI(i) ((i) < BOARD_SIZE - 1 ? (i) : BOARD_SIZE - 1)
-#define DIAG_OFF(i) ((uint16_t) ~(((1u << (DIAG_HI(i) + 1)) - 1) & ~((1u << DIAG_LO(i)) - 1)))
-#define DIAG_OFF4(i) DIAG_OFF(i), DIAG_OFF(i + 1), DIAG_OFF(i + 2), DIAG_OFF(i + 3)
-static const uint16_t DIAG_OFFBOARD[32] = {DIAG_OFF4(0),  DIAG_OFF4(4),  DIAG_OFF4(8),  DIAG_OFF4(12),
-                                           DIAG_OFF4(16), DIAG_OFF4(20), DIAG_OFF4(24), DIAG_OFF4(28)};
-_Static_assert(NUM_LINES <= 32, "diagonal table size");
-
-static inline uint16_t line_offboard(int dir, int idx) { return dir < 2 ? (uint16_t)0x8000u : DIAG_OFFBOARD[idx]; }
-
-/* Own stones and blockers (opponent stones, off-board positions) of one line. */
+/* Own stones and blockers (opponent stones, off-board positions: bits 0..15 not on the board) of one line. */
 static inline void line_masks(const Board *b, Color c, int dir, int idx, uint16_t *own, uint16_t *blk)
 {
     *own = b->line[c - 1][dir][idx];
-    *blk = (uint16_t)(b->line[2 - c][dir][idx] | line_offboard(dir, idx));
+    *blk = (uint16_t)(b->line[2 - c][dir][idx] | (uint16_t)~board_line_valid(dir, idx));
 }
 
 /* The number of c stones on line idx of direction dir (kept by the board). */
@@ -445,7 +430,7 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
         unsigned own = b->line[c - 1][d][idx];
         w->many[d] |= (uint32_t)(line_count(b, c, d, idx) >= 4) << idx;
         /* Bit s: the window s..s+4 (beyond bit 15 is off the line: blocked). */
-        unsigned blk = (unsigned)b->line[2 - c][d][idx] | line_offboard(d, idx) | 0xffff0000u;
+        unsigned blk = (unsigned)b->line[2 - c][d][idx] | (uint16_t)~board_line_valid(d, idx) | 0xffff0000u;
         unsigned t0, t1, t2;
         window_sums(own, &t0, &t1, &t2);
         unsigned nb = ~(blk | blk >> 1 | blk >> 2 | blk >> 3 | blk >> 4) & 0x7ffu;

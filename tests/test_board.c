@@ -50,6 +50,34 @@ static void test_line_geometry(void **state)
         assert_int_equal(total[d], BOARD_POINTS);
 }
 
+/* The constant on-board masks against the points themselves and against threat.c's former off-board table. */
+static void test_line_valid_table(void **state)
+{
+    (void)state;
+    uint16_t valid[NUM_DIRS][NUM_LINES];
+    memset(valid, 0, sizeof valid);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        for (int d = 0; d < NUM_DIRS; d++)
+            valid[d][board_line_index((Point)p, d)] |= (uint16_t)(1u << board_line_pos((Point)p, d));
+    for (int d = 0; d < NUM_DIRS; d++)
+        for (int i = 0; i < NUM_LINES; i++) {
+            assert_int_equal(BOARD_LINE_VALID[d][i], valid[d][i]);
+            if (i >= board_num_lines(d))
+                continue;
+            assert_int_equal(board_line_valid(d, i), valid[d][i]);
+            /* Formerly DIAG_OFFBOARD / line_offboard(): rows and columns 0x8000, a diagonal
+             * line i all bits but max(0, i - 14) .. min(i, 14). */
+            uint16_t off = 0x8000u;
+            if (d >= 2) {
+                int lo = i > BOARD_SIZE - 1 ? i - (BOARD_SIZE - 1) : 0, hi = i < BOARD_SIZE - 1 ? i : BOARD_SIZE - 1;
+                off = 0xffffu;
+                for (int k = lo; k <= hi; k++)
+                    off &= (uint16_t) ~(1u << k);
+            }
+            assert_int_equal((uint16_t)~board_line_valid(d, i), off);
+        }
+}
+
 static void test_random_make_undo(void **state)
 {
     (void)state;
@@ -184,7 +212,7 @@ int main(void)
         cmocka_unit_test(test_empty_board),      cmocka_unit_test(test_line_geometry),
         cmocka_unit_test(test_random_make_undo), cmocka_unit_test(test_check_detects_corruption),
         cmocka_unit_test(test_line_masks),       cmocka_unit_test(test_side_and_pass_in_key),
-        cmocka_unit_test(test_zobrist_table),
+        cmocka_unit_test(test_zobrist_table),    cmocka_unit_test(test_line_valid_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
