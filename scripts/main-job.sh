@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # main-job.sh - set up, build, and run the main job: the opening-level search
 # (job-level proof-number search over the opening tree, `renju opening search`)
-# continues for about a minute on I7 Hogetsu from the embedded default
+# continues for about a minute on D4 Kagetsu from the embedded default
 # database, then prints where the opening stands (4th-move classes proven,
 # W and N_fair bounds, what this run added).  Every proof it adds was checked
 # by the independent checker before it was stored; `renju db verify` re-checks
 # the whole database (minutes: the embedded proofs are ~25 MB).
 #
-# Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default I7),
+# Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default D4),
 # RENJU_MAIN_TIME (seconds of search, default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ dir=$(bash scripts/build.sh Release)
 bin="$dir/renju"
 out="$dir/main-job.txt"
 db="${RENJU_DB:-$PWD/renju.lmdb}"
-opening="${RENJU_MAIN_OPENING:-I7}"
+opening="${RENJU_MAIN_OPENING:-D4}"
 secs="${RENJU_MAIN_TIME:-60}"
 workers=$(nproc 2>/dev/null || echo 2)
 # The embedded default database: the committed proofs (results/proven-positions.jsonl
