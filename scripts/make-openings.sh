@@ -30,7 +30,7 @@ k=0
 for db in "$@"; do
   [ -e "$db" ] || die "$db: no such database"
   rc=0
-  "$bin" opening report --db "$db" --quiet > "$tmp.db$k" || rc=$?
+  "$bin" opening report --db "$db" --json --quiet > "$tmp.db$k" || rc=$?
   [ "$rc" -eq 0 ] || die "'$bin opening report --db $db' failed (exit $rc)"
   k=$((k + 1))
 done

@@ -275,7 +275,7 @@ static void test_report(void **state)
     assert_int_equal(RENJU(path("r0.json"), path("r0.err"), "opening search I7 --max-jobs 2 --job-nodes 20000 --db %s",
                            db),
                      0);
-    assert_int_equal(RENJU(path("r.json"), path("r.err"), "opening report I7 D1 --db %s", db), 0);
+    assert_int_equal(RENJU(path("r.json"), path("r.err"), "opening report I7 D1 --db %s --json", db), 0);
     char *s = slurp(path("r.json"));
     assert_non_null(strstr(s, "\"code\":\"I7\""));
     assert_non_null(strstr(s, "\"code\":\"D1\""));

@@ -444,7 +444,7 @@ static int search_main(int argc, char **argv, bool run)
 }
 
 /* One opening's entry of `opening report --json` (one line). */
-static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
+static int report_opening(Db *db, const Opening *op, RuleSet rs, bool json, bool first)
 {
     Board b;
     board_init(&b);
@@ -489,6 +489,18 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
     int nv = oprules_evaluate(&f, v, OPRULE_COUNT);
     char moves[64];
     notation_moves_str(op->moves, 3, moves, sizeof moves);
+    if (!json) {
+        int open = 0;
+        for (int i = 0; i < nv; i++)
+            open += v[i].verdict == OPRULE_OPEN;
+        printf("%-4s %-10s %-9s no-swap %-9s 4th moves %3d/%d proven, %d disproven, %3d searched  N_fair [%d, %d]  "
+               "rules open %d/%d  work %.2g\n",
+               op->code, op->japanese, moves, result_name(jt_root_result(t)), proven, nf, disproven, searched,
+               s.nfair_min, s.nfair_max, open, nv, (double)work);
+        free(s.ch);
+        jt_free(t);
+        return nv < 0 ? nv : 0;
+    }
     printf("%s{\"code\":\"%s\",\"japanese\":", first ? "" : ",\n", op->code);
     cli_json_str(stdout, op->japanese);
     printf(",\"chinese\":");
@@ -531,7 +543,7 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool first)
     return nv < 0 ? nv : 0;
 }
 
-/* `renju opening report [CODE...] --json`: where every opening (or the named ones) stands. */
+/* `renju opening report [CODE...] [--json]`: where every opening (or the named ones) stands (--json: one array). */
 static int report_main(int argc, char **argv)
 {
     CliArgs a;
@@ -552,13 +564,15 @@ static int report_main(int argc, char **argv)
     Db *db;
     if ((rc = cli_db_open(cli_db_path(&a), DB_RDONLY, &db)))
         return rc;
-    printf("[\n");
+    if (a.json)
+        printf("[\n");
     for (int i = 0; i < nops && !rc; i++) {
-        rc = report_opening(db, ops[i], a.rules, i == 0);
+        rc = report_opening(db, ops[i], a.rules, a.json, i == 0);
         if (!a.quiet && !rc)
             fprintf(stderr, "report: %s done\n", ops[i]->code);
     }
-    printf("\n]\n");
+    if (a.json)
+        printf("\n]\n");
     db_close(db);
     if (rc)
         return cli_error(cli_exit_code(rc), "report: %s", rj_strerror(rc));
@@ -574,7 +588,7 @@ int cmd_opening(int argc, char **argv)
                 "  --job-nodes N  work nodes of one df-pn job (default 1000000)\n"
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
-                "       renju opening report [CODE...] [--db PATH]   (JSON: every opening, or the named ones)\n");
+                "       renju opening report [CODE...] [--db PATH] [--json]   (every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;
     }
     if (!strcmp(argv[1], "search"))
