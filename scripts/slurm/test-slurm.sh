@@ -39,7 +39,7 @@ cleanup() {
   for f in slurmd slurmctld; do
     [ -f "$work/$f.pid" ] && kill -9 "$(cat "$work/$f.pid")" 2>/dev/null
   done
-  [ "$started_munge" = 1 ] && [ -f "$work/munged.pid" ] && kill "$(cat "$work/munged.pid")" 2>/dev/null
+  [ "$started_munge" = 1 ] && [ -f "$work/munge/munged.pid" ] && kill "$(cat "$work/munge/munged.pid")" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -51,7 +51,7 @@ if [ ! -s /etc/munge/munge.key ]; then
   echo "test-slurm: /etc/munge/munge.key missing (reinstall munge)" >&2
   exit 1
 fi
-runuser -u munge -- /usr/sbin/munged --socket="$work/munge/munge.socket" --pid-file="$work/munged.pid" \
+runuser -u munge -- /usr/sbin/munged --socket="$work/munge/munge.socket" --pid-file="$work/munge/munged.pid" \
   --log-file="$work/munge/munged.log" --seed-file="$work/munge/munged.seed"
 started_munge=1
 
