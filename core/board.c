@@ -75,6 +75,15 @@ void board_set_to_move(Board *b, Color c)
     b->to_move = c;
 }
 
+void board_setup_copy(const Board *src, Board *dst)
+{
+    board_init(dst);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (src->cell[p] != EMPTY)
+            board_setup_stone(dst, (Point)p, (Color)src->cell[p]);
+    board_set_to_move(dst, src->to_move);
+}
+
 void board_play(Board *b, Point p)
 {
     assert(b->ply < MAX_PLY);

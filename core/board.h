@@ -133,6 +133,9 @@ void board_lift_stone(Board *b, Point p);
 /* Set the side to move at setup time (before any board_play()). */
 void board_set_to_move(Board *b, Color c);
 
+/* dst = the stones and side to move of src as a setup position (no history, no pending pass). */
+void board_setup_copy(const Board *src, Board *dst);
+
 /*
  * Play a move for the side to move: a stone on empty point p, or POINT_PASS.
  * No rule is checked here (see rules.h).  Precondition: p is empty or a pass,

@@ -50,16 +50,6 @@ struct JobTree {
 
 /* ---- boards ---- */
 
-/* The same stones and side to move as a setup position (no history, no pending pass). */
-static void setup_copy(const Board *src, Board *dst)
-{
-    board_init(dst);
-    for (int p = 0; p < BOARD_POINTS; p++)
-        if (src->cell[p] != EMPTY)
-            board_setup_stone(dst, (Point)p, (Color)src->cell[p]);
-    board_set_to_move(dst, src->to_move);
-}
-
 /* The board of a node as jobs and the store see it (the setup position right after a pass). */
 static void node_board(const JobTree *t, const Node *n, Board *b)
 {
@@ -68,7 +58,7 @@ static void node_board(const JobTree *t, const Node *n, Board *b)
         board_play(b, n->path[i]);
     if (board_last_move(b) == POINT_PASS) {
         Board tmp = *b;
-        setup_copy(&tmp, b);
+        board_setup_copy(&tmp, b);
     }
 }
 
@@ -195,7 +185,7 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
     Board sb;
     const Board *lb = b;
     if (board_last_move(b) == POINT_PASS) {
-        setup_copy(b, &sb);
+        board_setup_copy(b, &sb);
         lb = &sb;
     }
     Result r;

@@ -184,29 +184,7 @@ static Point pt(const char *s)
     return p;
 }
 
-/*
- * A job's board is its node's position in the canonical frame: the script
- * reads it in the frame of the test's moves (job->sym undone) and its moves
- * go back into the job's frame.
- */
-static void run_job(const Script *s, const JtJob *job, JtOutcome *o)
-{
-    Board b;
-    board_init(&b);
-    int back = sym_inverse(job->sym);
-    for (int p = 0; p < BOARD_POINTS; p++)
-        if (job->board.cell[p] != EMPTY)
-            board_setup_stone(&b, sym_apply(back, (Point)p), (Color)job->board.cell[p]);
-    board_set_to_move(&b, job->board.to_move);
-    run_script(s, &b, o);
-    if (o->best < BOARD_POINTS)
-        o->best = sym_apply(job->sym, o->best);
-    for (int i = 0; i < o->nest; i++)
-        if (o->est[i].mv < BOARD_POINTS)
-            o->est[i].mv = sym_apply(job->sym, o->est[i].mv);
-}
-
-/* The job's board in the frame of the test's moves. */
+/* The job's board in the frame of the test's moves (job->sym undone). */
 static Board node_frame(const JtJob *job)
 {
     Board b;
@@ -217,6 +195,22 @@ static Board node_frame(const JtJob *job)
             board_setup_stone(&b, sym_apply(back, (Point)p), (Color)job->board.cell[p]);
     board_set_to_move(&b, job->board.to_move);
     return b;
+}
+
+/*
+ * A job's board is its node's position in the canonical frame: the script
+ * reads it in the frame of the test's moves and its moves go back into the
+ * job's frame.
+ */
+static void run_job(const Script *s, const JtJob *job, JtOutcome *o)
+{
+    Board b = node_frame(job);
+    run_script(s, &b, o);
+    if (o->best < BOARD_POINTS)
+        o->best = sym_apply(job->sym, o->best);
+    for (int i = 0; i < o->nest; i++)
+        if (o->est[i].mv < BOARD_POINTS)
+            o->est[i].mv = sym_apply(job->sym, o->est[i].mv);
 }
 
 /* Run up to max jobs one at a time; the job boards' keys go to keys (may be NULL).  Returns jobs run. */

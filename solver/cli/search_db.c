@@ -113,16 +113,6 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
 }
 
-/* The same stones and side to move as a setup position. */
-static void setup_copy(const Board *src, Board *dst)
-{
-    board_init(dst);
-    for (int p = 0; p < BOARD_POINTS; p++)
-        if (src->cell[p] != EMPTY)
-            board_setup_stone(dst, (Point)p, (Color)src->cell[p]);
-    board_set_to_move(dst, src->to_move);
-}
-
 /*
  * Append the tree of the stored proof of the position after move m (b
  * restored): nothing when m wins at once.  RJ_EBADDATA when it has no proof.
@@ -139,7 +129,7 @@ static int append_child(SearchDb *s, Board *b, Point m, ProofWriter *w)
         Board sb;
         const Board *lb = b;
         if (m == POINT_PASS) {
-            setup_copy(b, &sb);
+            board_setup_copy(b, &sb);
             lb = &sb;
         }
         uint8_t *proof = NULL;
