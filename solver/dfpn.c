@@ -16,18 +16,6 @@
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static void cache_put(GenCacheEntry *e, uint32_t epoch, Key key, const Children *c)
-{
-    e->epoch = epoch;
-    e->key = key;
-    e->n = (uint16_t)c->n;
-    e->complete = c->complete;
-    e->ordered = c->ordered;
-    memcpy(e->mv, c->mv, (size_t)c->n);
-    for (int i = 0; i < c->n; i++)
-        e->init_pn[i] = (uint8_t)c->init_pn[i];
-}
-
 /* A 64-bit sum clamped to PN_INF. */
 static inline ProofNum pn_clamp64(uint64_t v) { return v >= PN_INF ? PN_INF : (ProofNum)v; }
 
@@ -51,7 +39,7 @@ static void report_progress(Worker *w, double t)
  * Count n units of work (a df-pn node is one, each leaf VCF/VCT node one);
  * every FLUSH_EVERY units publish the count and check the budgets.
  */
-static void count_work(Worker *w, uint64_t n)
+void dfpn_count_work(Worker *w, uint64_t n)
 {
     Dfpn *s = w->s;
     w->nodes += n;
@@ -150,10 +138,39 @@ static TTStoreResult keep_store(Dfpn *s, Key key, const TTData *d, uint64_t *sol
     return r;
 }
 
-static inline void tt_put(Worker *w, Key key, const TTData *d)
+void dfpn_tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = keep_store(w->s, key, d, &w->solved_new);
     w->tt_new += r == TT_FILLED;
+}
+
+/*
+ * The children of the worker's board (TT key `key`) in c: from the child-list
+ * cache when the node was found in the TT (its leaf test ran at its first
+ * visit), else generated (the leaf test run when not found), counting the
+ * threat searches' work.  Non-terminal lists are cached.
+ */
+NodeStatus dfpn_node_gen(Worker *w, Key key, bool found, Children *c)
+{
+    Dfpn *s = w->s;
+    GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
+    NodeStatus st = {.result = RESULT_UNKNOWN, .best = POINT_NONE}; /* children follow */
+    if (found && gce->epoch == w->epoch && gce->key == key) {
+        c->n = gce->n;
+        c->complete = gce->complete;
+        c->ordered = gce->ordered;
+        memcpy(c->mv, gce->mv, c->n);
+        for (int i = 0; i < c->n; i++)
+            c->init_pn[i] = gce->init_pn[i];
+        return st;
+    }
+    uint64_t threat0 = w->ng.threat_nodes;
+    st = ng_generate(&s->node_rules, &w->b, s->attacker, c, !found, &w->ng);
+    if (w->ng.threat_nodes > threat0)
+        dfpn_count_work(w, w->ng.threat_nodes - threat0);
+    if (st.result == RESULT_UNKNOWN)
+        dfpn_cache_put(gce, w->epoch, key, c);
+    return st;
 }
 
 /*
@@ -227,7 +244,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     uint64_t start = w->nodes;
     w->dfpn_nodes++;
-    count_work(w, 1);
+    dfpn_count_work(w, 1);
     TTData e;
     bool found = tt_get(w, depth, key, &e);
     if (found && (e.pn == 0 || e.dn == 0)) {
@@ -236,26 +253,11 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     }
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
-    NodeStatus st = { .result = RESULT_UNKNOWN, .best = POINT_NONE }; /* children follow */
-    if (found && gce->epoch == w->epoch && gce->key == key) {
-        c->n = gce->n;
-        c->complete = gce->complete;
-        c->ordered = gce->ordered;
-        memcpy(c->mv, gce->mv, c->n);
-        for (int i = 0; i < c->n; i++)
-            c->init_pn[i] = gce->init_pn[i];
-    } else {
-        uint64_t threat0 = w->ng.threat_nodes;
-        st = ng_generate(&s->node_rules, b, att, c, !found, &w->ng);
-        if (w->ng.threat_nodes > threat0)
-            count_work(w, w->ng.threat_nodes - threat0);
-        if (st.result == RESULT_UNKNOWN)
-            cache_put(gce, w->epoch, key, c);
-    }
+    NodeStatus st = dfpn_node_gen(w, key, found, c);
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
-        tt_put(w, key, &t);
+        dfpn_tt_put(w, key, &t);
         record_root(w, depth, &t);
         return;
     }
@@ -307,6 +309,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                 c->exact[i] = false, c->work[i] = 0;
             }
         }
+        /* A defence just proven: try its proof on the unsolved defences (dfpn_sim.c). */
+        if (state == MID_REREAD_ONE && !is_or && c->pn[searched] == 0 && s->cfg.sim_budget)
+            dfpn_simulate_siblings(w, depth, c, searched);
         /* The child's own phi/delta: it is an AND node under an OR node and vice versa. */
         const ProofNum *cph = is_or ? c->dn : c->pn, *cdl = is_or ? c->pn : c->dn;
         ProofNum best_v = PN_INF + 1u, second_v = PN_INF;
@@ -338,14 +343,14 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                     order_keeping_values(b, att, key, c, w->tie);
                 else
                     ng_order(b, att, key, c, w->tie);
-                cache_put(gce, w->epoch, key, c);
+                dfpn_cache_put(gce, w->epoch, key, c);
             }
             state = carry ? MID_CARRIED : MID_READ_ALL;
             continue;
         }
         if (depth == 0) { /* keep the root's numbers current for progress reports */
             TTData rt = { is_or ? phi : delta, is_or ? delta : phi, c->mv[best], tt_work_log(w->nodes - start), false };
-            tt_put(w, key, &rt);
+            dfpn_tt_put(w, key, &rt);
             if (w->tid == 0)
                 atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
@@ -372,9 +377,9 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     ProofNum pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     Point bm = c->n == 0 ? POINT_NONE : c->mv[(!is_or && pn == 0) ? hard : best];
     TTData t = { pn, dn, bm, tt_work_log(w->nodes - start), exact };
-    tt_put(w, key, &t);
+    dfpn_tt_put(w, key, &t);
     if (depth == 1 && w->salt && (pn == 0 || dn == 0)) /* shared with the other threads: tt_get() */
-        tt_put(w, key ^ w->salt, &t);
+        dfpn_tt_put(w, key ^ w->salt, &t);
     record_root(w, depth, &t);
     if (depth == 0 && (w->tid == 0 || pn == 0 || dn == 0))
         atomic_store_explicit(&s->root_numbers, (uint64_t)pn << 32 | dn, memory_order_relaxed);
@@ -416,6 +421,7 @@ static void solve_begin(Dfpn *s, const Board *b)
     atomic_store(&s->interrupted, false);
     atomic_store(&s->nodes, 0);
     atomic_store(&s->dfpn_nodes, 0);
+    atomic_store(&s->sim_proven, 0);
     s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
@@ -513,6 +519,7 @@ static void solve_report(const Dfpn *s, const TTData *e, bool found, ThreadTotal
     res->attacker = s->attacker;
     res->nodes = atomic_load(&s->nodes);
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
+    res->sim_proven = atomic_load(&s->sim_proven);
     res->max_thread_nodes = atomic_load(&tot->max_thread_nodes);
     res->thread0_nodes = atomic_load(&tot->thread0_nodes);
     res->time_s = clock_now() - s->t0;

@@ -99,6 +99,7 @@ typedef struct {
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
     uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
     uint64_t vct_budget;     /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT, the default) */
+    uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none, the default) */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;
@@ -121,6 +122,7 @@ typedef struct {
     uint64_t dfpn_nodes;       /* df-pn nodes alone (MID calls) */
     uint64_t max_thread_nodes; /* the most work one thread did (parallel balance) */
     uint64_t thread0_nodes;    /* thread 0's work (the 1-thread search's order) */
+    uint64_t sim_proven;       /* defences proven by simulation (DfpnConfig.sim_budget) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;

@@ -15,6 +15,7 @@
 #define RJ_DFPN_IMPL_H
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "dfpn.h"
 #include "nodegen.h"
@@ -70,6 +71,7 @@ struct Dfpn {
     /* Written as the threads search. */
     _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
     _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
+    _Atomic uint64_t sim_proven; /* defences proven by simulation, of finished workers */
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
     /*
      * The root's result, recorded by the first thread that solves it (0: not
@@ -132,6 +134,8 @@ typedef struct Worker {
     bool solve_root; /* a dfpn_solve thread: records the root's result */
     double next_progress;
     Children *stack; /* one per depth below the search root */
+    Board sim_src;   /* the source position of a simulation (dfpn_sim.c) */
+    uint64_t sim_proven;  /* defences it proved this solve */
     char pad[CACHE_LINE]; /* the workers lie in one array: keep the next one's fields off this one's lines */
 } Worker;
 
@@ -173,6 +177,40 @@ static inline bool probe_kept(const Dfpn *s, Key key, TTData *e)
     return atomic_load_explicit(&s->solved_on, memory_order_relaxed) && tt_probe(&s->solved, key, e) &&
            (e->pn == 0 || e->dn == 0);
 }
+
+/* Put a non-terminal child list in the worker's cache entry e. */
+static inline void dfpn_cache_put(GenCacheEntry *e, uint32_t epoch, Key key, const Children *c)
+{
+    e->epoch = epoch;
+    e->key = key;
+    e->n = (uint16_t)c->n;
+    e->complete = c->complete;
+    e->ordered = c->ordered;
+    memcpy(e->mv, c->mv, (size_t)c->n);
+    for (int i = 0; i < c->n; i++)
+        e->init_pn[i] = (uint8_t)c->init_pn[i];
+}
+
+/* ---- dfpn.c ---------------------------------------------------------------- */
+
+/* Count n units of work; every FLUSH_EVERY units publish the count and check the budgets. */
+void dfpn_count_work(Worker *w, uint64_t n);
+
+/* Store d for key (the TT, evicted solved entries to the solved store), counting the slots filled. */
+void dfpn_tt_put(Worker *w, Key key, const TTData *d);
+
+/* The children of the worker's board, TT key key (cached, or generated with the leaf test unless found). */
+NodeStatus dfpn_node_gen(Worker *w, Key key, bool found, Children *c);
+
+/* ---- dfpn_sim.c ------------------------------------------------------------- */
+
+/*
+ * Simulation: at a defender node of the worker's board (its children c at
+ * stack[depth]), child src_i just proven, try to prove each other unsolved
+ * child by replaying that child's proof (see dfpn_sim.c).  Children proven
+ * so get pn 0 in c (and their proofs are in the TT).
+ */
+void dfpn_simulate_siblings(Worker *w, int depth, Children *c, int src_i);
 
 /* ---- dfpn_pool.c --------------------------------------------------------- */
 

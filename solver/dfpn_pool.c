@@ -252,8 +252,10 @@ void dfpn_worker_flush(Worker *w)
     dfpn_flush_tt_count(w); /* a growth asked for now happens in a later solve (or is asked for again) */
     atomic_fetch_add(&w->s->nodes, w->unflushed);
     atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
+    atomic_fetch_add(&w->s->sim_proven, w->sim_proven);
     w->unflushed = 0;
     w->dfpn_nodes = 0;
+    w->sim_proven = 0;
 }
 
 void dfpn_config_default(DfpnConfig *c)

@@ -595,6 +595,33 @@ static void test_set_config(void **state)
 }
 
 /* The external stop flag ends the search with a partial result. */
+/*
+ * Simulation (DfpnConfig.sim_budget, off by default): on opening positions it
+ * proves defences by replaying a sibling's proof, the solves stay proven and
+ * their proofs pass proof_check (solve_cfg), and a 1-thread solve with it is
+ * deterministic.
+ */
+static void test_simulation(void **state)
+{
+    (void)state;
+    static const char *const pos[] = {"h8 h9 i9 k8 g8 i11", "h8 i9 i7 i8 f9 h11 i6 k8", "h8 h9 i9 f8 k6 f6 k7 i8"};
+    uint64_t used = 0;
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+        Board b = parse_pos(pos[i], EMPTY);
+        DfpnConfig cfg = black_cfg(16, 5000000);
+        Solved plain = solve_cfg(&b, &cfg);
+        assert_int_equal(plain.r.sim_proven, 0);
+        cfg.sim_budget = 1 << 16;
+        Solved a = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
+        assert_int_equal(plain.r.result, RESULT_PROVEN);
+        assert_int_equal(a.r.result, RESULT_PROVEN);
+        assert_int_equal(a.r.nodes, again.r.nodes);
+        assert_int_equal(a.r.sim_proven, again.r.sim_proven);
+        used += a.r.sim_proven;
+    }
+    assert_true(used > 0);
+}
+
 static void test_stop_flag(void **state)
 {
     (void)state;
@@ -613,6 +640,7 @@ static void test_stop_flag(void **state)
 int main(void)
 {
     rules_init();
+    // clang-format off
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_wins),
         cmocka_unit_test(test_agrees_with_vcf),
@@ -622,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_determinism_and_threads),
         cmocka_unit_test(test_solver_reuse),
         cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_simulation),
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_solved_store),
         cmocka_unit_test(test_set_config),
@@ -629,5 +658,6 @@ int main(void)
         cmocka_unit_test(test_tie_shuffles),
         cmocka_unit_test(test_portfolio),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,6 +129,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *fb = getenv("RENJU_VCF_BUDGET"); /* tuning knob: nodes of each leaf VCF (unset or 0: 2000) */
     if (fb)
         cfg.vcf_budget = strtoull(fb, NULL, 10);
+    const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
+    if (sb)
+        cfg.sim_budget = strtoull(sb, NULL, 10);
     if (!a.quiet)
         cfg.progress = progress;
     cfg.progress_interval = 1.0;
