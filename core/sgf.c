@@ -161,9 +161,18 @@ static int setup_value(Parser *p, const char *id, const char *v)
     } else {
         b = a;
     }
+    /* FF[4] puts the top-left corner first; any two opposite corners are read the same. */
     int c0 = point_col(a), c1 = point_col(b), r0 = point_row(a), r1 = point_row(b);
-    if (c0 > c1 || r0 < r1)
-        return fail(p, "bad rectangle '%.20s' in %s (top-left corner first)", v, id);
+    if (c0 > c1) {
+        int t = c0;
+        c0 = c1;
+        c1 = t;
+    }
+    if (r0 < r1) {
+        int t = r0;
+        r0 = r1;
+        r1 = t;
+    }
     for (int r = r1; r <= r0; r++)
         for (int c = c0; c <= c1; c++) {
             Point pt = point_make(c, r);

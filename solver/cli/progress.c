@@ -138,11 +138,11 @@ static void text_line(Progress *p, const ProgressInfo *in, double el, double rat
         add(line, sizeof line, &n, "%lld unknown, ", in->unknown);
     if (in->from_db >= 0)
         add(line, sizeof line, &n, "%lld from db, ", in->from_db);
-    if (in->text && in->text[0])
-        add(line, sizeof line, &n, "%s, ", in->text);
     add(line, sizeof line, &n, "nodes %s (%s/s)", count((double)in->nodes, a, sizeof a), count(rate, b, sizeof b));
     if (in->have_root)
         add(line, sizeof line, &n, " root pn %u dn %u", in->root_pn, in->root_dn);
+    if (in->text && in->text[0])
+        add(line, sizeof line, &n, ", %s", in->text);
     add(line, sizeof line, &n, ", %s", duration(el, a, sizeof a));
     if (eta >= 0)
         add(line, sizeof line, &n, ", ETA %s", duration(eta, b, sizeof b));
@@ -161,7 +161,7 @@ static void report(Progress *p, const ProgressInfo *in, bool final)
     double now = clock_now(), el = now - p->t0;
     double rate = el > 0 ? (double)in->nodes / el : 0;
     double eta = -1;
-    if (in->done > 0 && in->total >= in->done)
+    if (in->done > 0 && in->total > in->done)
         eta = el * (double)(in->total - in->done) / (double)in->done;
     if (p->mode == PROGRESS_JSON)
         json_line(p, in, el, rate, eta, final);
