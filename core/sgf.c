@@ -52,6 +52,9 @@ static int fail(Parser *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (char *q = msg; *q; q++) /* values quoted in the message stay on one line */
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
     if (p->err && p->errlen)
         snprintf(p->err, p->errlen, "line %d: %s", p->line, msg);
     return RJ_EBADDATA;
