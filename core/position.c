@@ -76,6 +76,8 @@ static int play_checked(Board *b, const Point *moves, int n, RuleSet rs, char *e
     return 0;
 }
 
+static int check_setup(Board *b, RuleSet rs, Color to_move, char *err, size_t errlen);
+
 /* Parse "B:e13,c12 W:o15" into b.  s starts at the first colour tag. */
 static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char *err, size_t errlen)
 {
@@ -112,6 +114,13 @@ static int parse_stones(const char *s, RuleSet rs, Color to_move, Board *b, char
         }
         q = end;
     }
+    return check_setup(b, rs, to_move, err, errlen);
+}
+
+/* Side to move and sanity of the setup stones on b (a stone set): counts, no five, no black overline. */
+static int check_setup(Board *b, RuleSet rs, Color to_move, char *err, size_t errlen)
+{
+    char pt[8];
     int nb = b->stones[0], nw = b->stones[1];
     if (to_move == EMPTY) {
         if (nb == nw)
@@ -281,6 +290,53 @@ int position_parse(const char *s, RuleSet rs, Color to_move, Board *b, char *err
     if (to_move != EMPTY && to_move != b->to_move) {
         snprintf(err, errlen, "--to-move %s contradicts the move sequence (%s is to move after %d moves)",
                  color_name(to_move), color_name(b->to_move), b->ply);
+        return RJ_EBADPOS;
+    }
+    return 0;
+}
+
+int position_from_record(const Point *black, int nb, const Point *white, int nw, Color first, const Point *moves, int n,
+                         RuleSet rs, Color to_move, Board *b, char *err, size_t errlen)
+{
+    char local[8], pt[8];
+    if (!err) {
+        err = local;
+        errlen = sizeof local;
+    }
+    err[0] = 0;
+    board_init(b);
+    for (int c = 0; c < 2; c++) {
+        const Point *pts = c == 0 ? black : white;
+        for (int i = 0; i < (c == 0 ? nb : nw); i++) {
+            if (pts[i] >= BOARD_POINTS) {
+                snprintf(err, errlen, "bad setup stone (not a point on the board)");
+                return RJ_EBADPOS;
+            }
+            if (board_at(b, pts[i]) != EMPTY) {
+                snprintf(err, errlen, "two stones on point '%s'", notation_point_str(pts[i], pt));
+                return RJ_EBADPOS;
+            }
+            board_setup_stone(b, pts[i], c == 0 ? BLACK : WHITE);
+        }
+    }
+    if (nb + nw > 0) {
+        int rc = check_setup(b, rs, first, err, errlen);
+        if (rc)
+            return rc;
+    } else if (first == WHITE) {
+        snprintf(err, errlen, "white cannot move first on an empty board");
+        return RJ_EBADPOS;
+    }
+    if (n < 0 || n > MAX_PLY - 1) {
+        snprintf(err, errlen, "too many moves (%d)", n);
+        return RJ_EBADPOS;
+    }
+    int rc = play_checked(b, moves, n, rs, err, errlen);
+    if (rc)
+        return rc;
+    if (to_move != EMPTY && to_move != b->to_move) {
+        snprintf(err, errlen, "--to-move %s contradicts the game record (%s is to move after it)", color_name(to_move),
+                 color_name(b->to_move));
         return RJ_EBADPOS;
     }
     return 0;

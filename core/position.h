@@ -40,6 +40,19 @@ enum { POSITION_STR_LEN = 3072 };
 int position_parse(const char *s, RuleSet rs, Color to_move, Board *b, char *err, size_t errlen);
 
 /*
+ * Build board b (initialised here) from a game record: setup stones black[0..nb)
+ * and white[0..nw) (checked as a stone set is: no point twice, no five, no
+ * black overline under renju, possible counts), the side to move after them
+ * `first` (EMPTY: the stone counts decide; with no setup stones only BLACK or
+ * EMPTY), then moves[0..n) (POINT_PASS for a pass) played in turn with every
+ * check of a move sequence.  to_move (EMPTY: no constraint) must match the
+ * side to move at the end.  Returns 0, or RJ_EBADPOS with a one-line message
+ * in err (errlen bytes; err may be NULL).  Needs rules_init().
+ */
+int position_from_record(const Point *black, int nb, const Point *white, int nw, Color first, const Point *moves, int n,
+                         RuleSet rs, Color to_move, Board *b, char *err, size_t errlen);
+
+/*
  * Text of the board: the move sequence ("h8 h9 i10") when every stone came
  * from a move, else the stone set ("B:h8,i10 W:h9"; the side to move is not
  * part of it).  Writes at most len bytes (see POSITION_STR_LEN).  Returns buf.

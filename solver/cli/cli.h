@@ -37,6 +37,9 @@ typedef struct {
     const char *db;     /* --db PATH (NULL: $RENJU_DB or ./renju.lmdb) */
     bool shortest;      /* --shortest */
     bool children;      /* --children */
+    const char *sgf;    /* --sgf FILE: write the position and its line as SGF (solve, query) */
+    int progress;       /* --progress auto|live|plain|json|none (progress.h ProgressMode; --quiet: none) */
+    double progress_interval; /* --progress-interval SECONDS (0: the mode's default) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;
@@ -71,8 +74,23 @@ int cli_db_open(const char *path, unsigned flags, Db **db);
 /* Write s as a JSON string literal (with quotes) to f. */
 void cli_json_str(FILE *f, const char *s);
 
-/* Parse the POSITION argument(s) joined by spaces into b.  Prints the error. */
+/*
+ * Parse the POSITION argument(s) joined by spaces into b.  An argument that
+ * ends in ".sgf" (any case) or starts with "sgf:" is an SGF file instead
+ * (core/sgf.h: the main line of its first game; 66 when missing, 65 when
+ * malformed or illegal).  Prints the error; returns 0 or the exit code.
+ */
 int cli_position(const CliArgs *a, int first, Board *b);
+
+/* Is arg an SGF file name for cli_position ("x.sgf", "sgf:x")? */
+bool cli_is_sgf(const char *arg);
+
+/*
+ * Read the whole file path (at most max bytes) into *data (malloc'd, NUL
+ * appended; the caller frees it) and *len.  Prints the error; returns 0, or
+ * 66 missing, 74 unreadable, 65 larger than max, 70 out of memory.
+ */
+int cli_read_file(const char *path, size_t max, char **data, size_t *len);
 
 /* Subcommands: argc/argv start at the subcommand name.  Return the exit code. */
 int cmd_openings(int argc, char **argv);

@@ -33,6 +33,7 @@
 #include "notation.h"
 #include "opening.h"
 #include "position.h"
+#include "progress.h"
 #include "rules.h"
 
 enum { DEFAULT_NODES = 10000, PLAN_LINE_MAX = 2048 };
@@ -181,11 +182,34 @@ static int plan_position(const char *line, RuleSet rs, Board *b, char *err, size
 typedef struct {
     const CliArgs *a;
     Db *db;
-    double t0, next_progress, next_flush;
+    double t0, next_flush;
     long done, total, proven, disproven, from_db;
-    uint64_t nodes;
+    uint64_t nodes, inflight; /* nodes of the positions done, of the one being solved */
     int err;
+    Progress pr;
 } BatchCtx;
+
+/* A report of the run so far. */
+static ProgressInfo batch_info(const BatchCtx *x)
+{
+    ProgressInfo in = progress_info();
+    in.nodes = x->nodes + x->inflight;
+    in.done = x->done;
+    in.total = x->total;
+    in.proven = x->proven;
+    in.disproven = x->disproven;
+    in.from_db = x->from_db;
+    return in;
+}
+
+/* Solver progress inside one position (DfpnConfig.progress): ctx is the BatchCtx. */
+static void batch_dfpn_progress(void *ctx, const DfpnProgress *p)
+{
+    BatchCtx *x = ctx;
+    x->inflight = p->nodes;
+    ProgressInfo in = batch_info(x);
+    progress_tick(&x->pr, &in);
+}
 
 static void batch_progress(BatchCtx *x, bool force)
 {
@@ -198,11 +222,12 @@ static void batch_progress(BatchCtx *x, bool force)
         }
         x->next_flush = now + 1.0;
     }
-    if (!x->a->quiet && (force || now >= x->next_progress)) {
-        fprintf(stderr, "batch: %ld/%ld positions, %ld proven, %ld disproven, %ld from db, %llu nodes, %.1fs\n",
-                x->done, x->total, x->proven, x->disproven, x->from_db, (unsigned long long)x->nodes, now - x->t0);
-        x->next_progress = now + 0.5;
-    }
+    x->inflight = 0;
+    ProgressInfo in = batch_info(x);
+    if (force)
+        progress_end(&x->pr, &in);
+    else
+        progress_tick(&x->pr, &in);
 }
 
 static int batch_run(int argc, char **argv)
@@ -253,6 +278,14 @@ static int batch_run(int argc, char **argv)
     DfpnConfig cfg;
     cli_run_budget(&a, true, 1, DEFAULT_NODES, tt_given, &cfg);
     cfg.stop = cli_run_stop();
+    double now = clock_now();
+    BatchCtx x = {.a = &a, .db = db, .t0 = now, .next_flush = now + 1.0, .total = total};
+    progress_init(&x.pr, &a, "batch", false);
+    if (x.pr.mode != PROGRESS_NONE) {
+        cfg.progress = batch_dfpn_progress;
+        cfg.progress_ctx = &x;
+        cfg.progress_interval = progress_interval(&x.pr);
+    }
     Dfpn *s = NULL;
     if ((rc = dfpn_create(&s, &cfg))) {
         fclose(f);
@@ -261,9 +294,7 @@ static int batch_run(int argc, char **argv)
     }
     ResultStore store;
     cli_run_store(db, &store);
-    OpeningConfig oc = { .dfpn = s, .rules = rs, .store = &store, .proofs = true };
-    double now = clock_now();
-    BatchCtx x = { .a = &a, .db = db, .t0 = now, .next_progress = now + 0.5, .next_flush = now + 1.0, .total = total };
+    OpeningConfig oc = {.dfpn = s, .rules = rs, .store = &store, .proofs = true};
     cli_run_signals();
     rewind(f);
     if (!fgets(line, sizeof line, f)) /* header, checked above */
@@ -292,6 +323,7 @@ static int batch_run(int argc, char **argv)
         x.nodes += r.nodes;
         if (a.json) {
             char pos[PLAN_LINE_MAX], best[8];
+            progress_clear(&x.pr); /* the result line must not land inside a live status line */
             stones_str(&b, pos, sizeof pos);
             printf("{\"line\":%ld,\"position\":", idx - 1);
             cli_json_str(stdout, pos);

@@ -9,6 +9,8 @@
 #include "error.h"
 #include "names.h"
 #include "position.h"
+#include "progress.h"
+#include "sgf.h"
 
 int cli_error(int code, const char *fmt, ...)
 {
@@ -89,24 +91,42 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 
 int cli_parse(int argc, char **argv, CliArgs *a)
 {
-    enum { O_JSON = 256, O_QUIET, O_RULES, O_TOMOVE, O_SIDE, O_NODES, O_TIME, O_TTMB,
-           O_THREADS, O_DB, O_SHORTEST, O_CHILDREN };
+    enum {
+        O_JSON = 256,
+        O_QUIET,
+        O_RULES,
+        O_TOMOVE,
+        O_SIDE,
+        O_NODES,
+        O_TIME,
+        O_TTMB,
+        O_THREADS,
+        O_DB,
+        O_SHORTEST,
+        O_CHILDREN,
+        O_SGF,
+        O_PROGRESS,
+        O_PROGRESS_INTERVAL
+    };
     static const struct option opts[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "rules", required_argument, NULL, O_RULES },
-        { "to-move", required_argument, NULL, O_TOMOVE },
-        { "side", required_argument, NULL, O_SIDE },
-        { "attacker", required_argument, NULL, O_SIDE },
-        { "nodes", required_argument, NULL, O_NODES },
-        { "time", required_argument, NULL, O_TIME },
-        { "tt-mb", required_argument, NULL, O_TTMB },
-        { "threads", required_argument, NULL, O_THREADS },
-        { "db", required_argument, NULL, O_DB },
-        { "shortest", no_argument, NULL, O_SHORTEST },
-        { "children", no_argument, NULL, O_CHILDREN },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"json", no_argument, NULL, O_JSON},
+        {"quiet", no_argument, NULL, O_QUIET},
+        {"rules", required_argument, NULL, O_RULES},
+        {"to-move", required_argument, NULL, O_TOMOVE},
+        {"side", required_argument, NULL, O_SIDE},
+        {"attacker", required_argument, NULL, O_SIDE},
+        {"nodes", required_argument, NULL, O_NODES},
+        {"time", required_argument, NULL, O_TIME},
+        {"tt-mb", required_argument, NULL, O_TTMB},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"db", required_argument, NULL, O_DB},
+        {"shortest", no_argument, NULL, O_SHORTEST},
+        {"children", no_argument, NULL, O_CHILDREN},
+        {"sgf", required_argument, NULL, O_SGF},
+        {"progress", required_argument, NULL, O_PROGRESS},
+        {"progress-interval", required_argument, NULL, O_PROGRESS_INTERVAL},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
     a->rules = RULE_RENJU;
@@ -163,6 +183,18 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_DB: a->db = optarg; break;
         case O_SHORTEST: a->shortest = true; break;
         case O_CHILDREN: a->children = true; break;
+        case O_SGF:
+            a->sgf = optarg;
+            break;
+        case O_PROGRESS:
+            if (progress_mode_parse(optarg, &a->progress))
+                return cli_error(EXIT_USAGE, "bad --progress '%s' (auto, live, plain, json or none)", optarg);
+            break;
+        case O_PROGRESS_INTERVAL:
+            if (parse_num("--progress-interval", optarg, 0.001, 1e6, &v))
+                return EXIT_USAGE;
+            a->progress_interval = v;
+            break;
         case ':':
         case '?':
         default: {
@@ -182,6 +214,80 @@ int cli_parse(int argc, char **argv, CliArgs *a)
     return 0;
 }
 
+bool cli_is_sgf(const char *arg)
+{
+    size_t n = strlen(arg);
+    return !strncmp(arg, "sgf:", 4) || (n > 4 && !strcasecmp(arg + n - 4, ".sgf"));
+}
+
+int cli_read_file(const char *path, size_t max, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cli_error(errno == ENOENT ? EXIT_NOINPUT : EXIT_IOERR, "cannot read '%s': %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            if (cap > max)
+                break;
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return cli_error(EXIT_SOFTWARE, "out of memory reading '%s'", path);
+    if (bad) {
+        free(buf);
+        return cli_error(EXIT_IOERR, "cannot read '%s': read error", path);
+    }
+    if (n > max) {
+        free(buf);
+        return cli_error(EXIT_DATAERR, "%s: larger than %zu bytes", path, max);
+    }
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+/* POSITION from an SGF file (the main line of its first game). */
+static int sgf_position(const CliArgs *a, const char *arg, Board *b)
+{
+    const char *path = strncmp(arg, "sgf:", 4) ? arg : arg + 4;
+    char *data;
+    size_t len;
+    int rc = cli_read_file(path, SGF_MAX_BYTES, &data, &len);
+    if (rc)
+        return rc;
+    SgfGame *g = malloc(sizeof *g);
+    if (!g) {
+        free(data);
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    }
+    char err[256];
+    rc = sgf_parse(data, len, g, err, sizeof err);
+    if (!rc)
+        rc = sgf_board(g, a->rules, a->to_move, b, err, sizeof err);
+    free(data);
+    free(g);
+    return rc ? cli_error(EXIT_DATAERR, "%s: %s", path, err) : 0;
+}
+
 int cli_position(const CliArgs *a, int first, Board *b)
 {
     char text[4096];
@@ -189,6 +295,11 @@ int cli_position(const CliArgs *a, int first, Board *b)
     text[0] = 0;
     if (first >= a->npos)
         return cli_error(EXIT_USAGE, "missing POSITION argument");
+    if (cli_is_sgf(a->pos[first])) {
+        if (first + 1 < a->npos)
+            return cli_error(EXIT_USAGE, "unexpected argument '%s' after the SGF file", a->pos[first + 1]);
+        return sgf_position(a, a->pos[first], b);
+    }
     for (int i = first; i < a->npos; i++) {
         int n = snprintf(text + len, sizeof text - len, "%s%s", i > first ? " " : "", a->pos[i]);
         if (n < 0 || (size_t)n >= sizeof text - len)

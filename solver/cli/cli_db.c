@@ -17,6 +17,7 @@
 #include "board.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "cli_sgf.h"
 #include "clock.h"
 #include "db.h"
 #include "error.h"
@@ -154,8 +155,23 @@ int cmd_query(int argc, char **argv)
     }
     if (a.json)
         printf("}\n");
+    rc = EXIT_DONE;
+    if (a.sgf) {
+        uint8_t *proof = NULL;
+        size_t plen = 0;
+        Point line[MAX_PLY];
+        int n = 0;
+        if (grc == 0 && db_get_proof(db, &b, a.rules, att, &proof, &plen) == 0)
+            n = proof_main_line(&b, proof, plen, line, MAX_PLY - 1 - b.ply);
+        free(proof);
+        if (n < 0)
+            n = 0;
+        rc = cli_sgf_export(a.sgf, &b, a.rules, att, grc == 0 ? r.result : RESULT_UNKNOWN,
+                            grc == 0 ? r.best : POINT_NONE, grc == 0 ? r.proof_nodes : 0, line, n,
+                            n > 0 ? "the stored proof's main line" : "no stored line");
+    }
     db_close(db);
-    return EXIT_DONE;
+    return rc;
 }
 
 /* ---- db stats ---- */

@@ -26,6 +26,7 @@
 #include "notation.h"
 #include "opening.h"
 #include "position.h"
+#include "progress.h"
 #include "rules.h"
 
 enum { DEFAULT_NODES = 10000, DEFAULT_NODES_FAIR = 2000 };
@@ -35,11 +36,26 @@ typedef struct {
     const CliArgs *a;
     const char *what;
     Db *db;
-    double t0, next_progress, next_flush;
-    int proven, disproven, searched, from_db;
-    uint64_t nodes;
+    double t0, next_flush;
+    int proven, disproven, searched, from_db, done, total;
+    uint64_t nodes;    /* of the positions done */
+    uint64_t inflight; /* of the position being solved */
+    Progress pr;
     int err;            /* first DB error (the run is stopped on it) */
 } RunCtx;
+
+/* A report of the run so far. */
+static ProgressInfo run_info(const RunCtx *x)
+{
+    ProgressInfo in = progress_info();
+    in.nodes = x->nodes + x->inflight;
+    in.done = x->done;
+    in.total = x->total;
+    in.proven = x->proven;
+    in.disproven = x->disproven;
+    in.from_db = x->from_db;
+    return in;
+}
 
 static void run_progress(void *ctx, int done, int total, const Board *pos, const OpeningSolve *r)
 {
@@ -59,11 +75,20 @@ static void run_progress(void *ctx, int done, int total, const Board *pos, const
         }
         x->next_flush = now + 1.0;
     }
-    if (!x->a->quiet && (now >= x->next_progress || done == total)) {
-        fprintf(stderr, "%s: %d/%d positions, %d proven, %d disproven, %d from db, %llu nodes, %.1fs\n", x->what, done,
-                total, x->proven, x->disproven, x->from_db, (unsigned long long)x->nodes, now - x->t0);
-        x->next_progress = now + 0.5;
-    }
+    x->done = done;
+    x->total = total;
+    x->inflight = 0;
+    ProgressInfo in = run_info(x);
+    progress_tick(&x->pr, &in);
+}
+
+/* Solver progress inside one position (DfpnConfig.progress): ctx is the RunCtx. */
+static void run_dfpn_progress(void *ctx, const DfpnProgress *p)
+{
+    RunCtx *x = ctx;
+    x->inflight = p->nodes;
+    ProgressInfo in = run_info(x);
+    progress_tick(&x->pr, &in);
 }
 
 /* Common setup: extra options, parse, DB, budget.  *npos_fn decides the split. */
@@ -110,6 +135,13 @@ static int run_start(Run *r, long npos, const char *what, uint64_t default_nodes
         return rc;
     cli_run_budget(&r->a, r->per_class, npos, default_nodes, r->tt_given, &r->cfg);
     r->cfg.stop = cli_run_stop();
+    progress_init(&r->x.pr, &r->a, what, false);
+    if (r->x.pr.mode != PROGRESS_NONE) {
+        r->cfg.progress = run_dfpn_progress;
+        r->cfg.progress_ctx = &r->x;
+        r->cfg.progress_interval = progress_interval(&r->x.pr);
+    }
+    r->x.total = (int)npos;
     if ((rc = dfpn_create(&r->dfpn, &r->cfg))) {
         db_close(r->db);
         return cli_error(cli_exit_code(rc), "cannot create the solver: %s", rj_strerror(rc));
@@ -117,14 +149,25 @@ static int run_start(Run *r, long npos, const char *what, uint64_t default_nodes
     if (r->db)
         cli_run_store(r->db, &r->rs);
     double now = clock_now();
-    r->x = (RunCtx){ .a = &r->a, .what = what, .db = r->db, .t0 = now, .next_progress = now + 0.5,
-                     .next_flush = now + 1.0 };
+    r->x.a = &r->a;
+    r->x.what = what;
+    r->x.db = r->db;
+    r->x.t0 = now;
+    r->x.next_flush = now + 1.0;
     r->oc = (OpeningConfig){ .dfpn = r->dfpn, .rules = r->a.rules, .store = r->db ? &r->rs : NULL,
                              .proofs = r->db != NULL, .progress = run_progress, .progress_ctx = &r->x };
     if (r->a.time_s > 0 && !r->per_class)
         r->oc.deadline = now + r->a.time_s;
     cli_run_signals();
     return 0;
+}
+
+/* The positions are done (or the run stopped): end the progress reports before the results. */
+static void run_done(Run *r)
+{
+    r->x.inflight = 0;
+    ProgressInfo in = run_info(&r->x);
+    progress_end(&r->x.pr, &in);
 }
 
 /* Finish: commit, free; the exit code for the solve return code rc. */
@@ -189,6 +232,7 @@ int cmd_fifth(int argc, char **argv)
     }
     int n, lo, hi;
     int src = opening_move_classes(&r.oc, &b, cl, &n, &lo, &hi);
+    run_done(&r);
     char pos[POSITION_STR_LEN];
     position_str(&b, pos, sizeof pos);
     bool four = b.stones[0] == 2 && b.stones[1] == 2;
@@ -273,6 +317,7 @@ int cmd_fair_n(int argc, char **argv)
     }
     int n, nmin, nmax;
     int src = opening_fair_n(&r.oc, &b, r.fourth ? only : NULL, nonly, f, &n, &nmin, &nmax);
+    run_done(&r);
     if (src && src != RJ_EINTR) {
         free(f);
         return run_finish(&r, src);

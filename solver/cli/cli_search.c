@@ -93,50 +93,80 @@ static int standing(JobTree *t, const Board *root, Standing *s)
     return 0;
 }
 
-void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
+void search_progress_init(SearchProgress *p, const CliArgs *a, const Board *root)
 {
-    (void)job;
-    (void)o;
-    SearchProgress *p = ctx;
-    p->done++;
-    double now = clock_now();
-    if (p->a->quiet || now < p->next)
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->root = *root;
+    progress_init(&p->pr, a, "search", true); /* --json has meant JSON progress lines here from the start */
+}
+
+/* Report where the search stands (force: whatever the time; final: the last report). */
+static void search_report_progress(SearchProgress *p, JobTree *t, bool final)
+{
+    if (p->pr.mode == PROGRESS_NONE || (!final && !progress_due(&p->pr)))
         return;
-    p->next = now + 1.0;
     const JtStats *st = jt_stats(t);
     ProofNum pn, dn;
     jt_root_pn(t, &pn, &dn);
     Standing s;
     if (standing(t, &p->root, &s))
         return;
-    if (p->a->json) {
-        fprintf(stderr,
-                "{\"progress\":\"search\",\"jobs\":%llu,\"proven\":%llu,\"disproven\":%llu,\"unknown\":%llu,"
-                "\"root_pn\":%u,\"root_dn\":%u,\"children\":%d,\"children_proven\":%d,\"children_disproven\":%d,",
-                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
-                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn, s.n, s.proven,
-                s.disproven);
-        if (p->root.to_move == WHITE && board_stone_count(&p->root) == 3)
-            fprintf(stderr, "\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min, s.nfair_max);
+    ProgressInfo in = progress_info();
+    char text[256], json[512];
+    in.nodes = st->nodes;
+    in.have_root = true;
+    in.root_pn = pn;
+    in.root_dn = dn;
+    bool nfair = p->root.to_move == WHITE && board_stone_count(&p->root) == 3;
+    if (p->pr.mode == PROGRESS_JSON) {
+        in.proven = (long long)st->jobs_proven;
+        in.disproven = (long long)st->jobs_disproven;
+        in.unknown = (long long)st->jobs_unknown;
+        int k = snprintf(json, sizeof json,
+                         "\"jobs\":%llu,\"children\":%d,\"children_proven\":%d,\"children_disproven\":%d,",
+                         (unsigned long long)st->jobs, s.n, s.proven, s.disproven);
+        if (nfair)
+            k += snprintf(json + k, sizeof json - (size_t)k, "\"n_fair_min\":%d,\"n_fair_max\":%d,", s.nfair_min,
+                          s.nfair_max);
         else
-            fprintf(stderr, "\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
-        fprintf(stderr, "\"tree_nodes\":%llu,\"nodes\":%llu,\"elapsed_s\":%.1f}\n",
-                (unsigned long long)st->tree_nodes, (unsigned long long)st->nodes, now - p->t0);
+            k += snprintf(json + k, sizeof json - (size_t)k, "\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
+        snprintf(json + k, sizeof json - (size_t)k, "\"tree_nodes\":%llu", (unsigned long long)st->tree_nodes);
+        in.json = json;
     } else {
-        fprintf(stderr, "search: %llu jobs (%llu proven, %llu disproven, %llu unknown), root pn/dn %u/%u, ",
-                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
-                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown, pn, dn);
-        if (p->root.to_move == WHITE && board_stone_count(&p->root) == 3)
-            fprintf(stderr, "4th moves %d/%d proven, N_fair in [%d, %d], ", s.proven, s.n, s.nfair_min,
-                    s.nfair_max);
+        int k = snprintf(text, sizeof text, "%llu jobs (%llu proven, %llu disproven, %llu unknown), ",
+                         (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
+                         (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown);
+        if (nfair)
+            k += snprintf(text + k, sizeof text - (size_t)k, "4th moves %d/%d proven, N_fair in [%d, %d], ", s.proven,
+                          s.n, s.nfair_min, s.nfair_max);
         else if (p->root.to_move == WHITE)
-            fprintf(stderr, "white moves %d/%d proven, ", s.proven, s.n);
+            k += snprintf(text + k, sizeof text - (size_t)k, "white moves %d/%d proven, ", s.proven, s.n);
         else
-            fprintf(stderr, "W in [%d, %d] of %d, ", s.wmin, s.wmax, s.n);
-        fprintf(stderr, "%llu tree nodes, %.3g work nodes, %.0fs\n", (unsigned long long)st->tree_nodes,
-                (double)st->nodes, now - p->t0);
+            k += snprintf(text + k, sizeof text - (size_t)k, "W in [%d, %d] of %d, ", s.wmin, s.wmax, s.n);
+        snprintf(text + k, sizeof text - (size_t)k, "%llu tree nodes", (unsigned long long)st->tree_nodes);
+        in.text = text;
     }
+    if (final)
+        progress_end(&p->pr, &in);
+    else
+        progress_report(&p->pr, &in);
     free(s.ch);
+}
+
+void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
+{
+    (void)job;
+    (void)o;
+    SearchProgress *p = ctx;
+    p->done++;
+    search_report_progress(p, t, false);
+}
+
+void search_progress_end(SearchProgress *p, JobTree *t)
+{
+    if (p->pr.mode == PROGRESS_LIVE || p->pr.mode == PROGRESS_JSON || p->pr.lines > 0)
+        search_report_progress(p, t, true);
 }
 
 static void class_json(const MoveClass *m)
@@ -409,7 +439,8 @@ static int search_main(int argc, char **argv, bool run)
             return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
         }
         cli_run_signals();
-        SearchProgress pr = { .a = &a, .root = root, .t0 = t0, .next = t0 };
+        SearchProgress pr;
+        search_progress_init(&pr, &a, &root);
         FlushCtx fc = { db, t0 + 1.0 };
         JobPoolConfig pc = { .workers = nw,
                              .runners = runners,
@@ -421,6 +452,7 @@ static int search_main(int argc, char **argv, bool run)
                              .progress = search_progress,
                              .ctx = &pr };
         src_rc = jobpool_run(t, &pc);
+        search_progress_end(&pr, t);
         interrupted = src_rc == RJ_EINTR;
         if (interrupted)
             src_rc = 0;

@@ -8,6 +8,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "progress.h"
 #include "dfpn.h"
 #include "jobtree.h"
 #include "search_db.h"
@@ -32,16 +33,22 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o);
 /* The df-pn configuration of one worker's solver (budget, threads, TT size, the stop flag). */
 void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg);
 
-/* Progress state for search_progress (stderr, at most once a second). */
+/* Progress state for search_progress (progress.h: a live line, plain lines, or --json / --progress=json lines). */
 typedef struct {
     const CliArgs *a;
     Board root;
-    double t0, next;
     uint64_t done;
+    Progress pr;
 } SearchProgress;
+
+/* Start the progress reports of a search from root (copied). */
+void search_progress_init(SearchProgress *p, const CliArgs *a, const Board *root);
 
 /* Progress callback (jobpool.h signature): ctx is a SearchProgress. */
 void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o);
+
+/* The search ended: a last report (plain, json) or the live line erased, before the final report. */
+void search_progress_end(SearchProgress *p, JobTree *t);
 
 /* The final report on stdout (text or --json): where the root stands, and what this run did. */
 void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,

@@ -7,20 +7,30 @@
 #include "resultstore.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "cli_sgf.h"
 #include "dfpn.h"
 #include "error.h"
 #include "names.h"
 #include "notation.h"
 #include "proof.h"
 #include "proof_extract.h"
+#include "progress.h"
 #include "rules.h"
 
+/* Solver progress (DfpnConfig.progress): ctx is the Progress. */
 static void progress(void *ctx, const DfpnProgress *p)
 {
-    (void)ctx;
-    double rate = p->time_s > 0 ? (double)p->nodes / p->time_s : 0;
-    fprintf(stderr, "renju: %.1fs nodes %llu (%.0f/s) root pn %u dn %u tt %.1f%%\n", p->time_s,
-            (unsigned long long)p->nodes, rate, p->root_pn, p->root_dn, p->tt_fill_permille / 10.0);
+    ProgressInfo in = progress_info();
+    char text[32], json[32];
+    in.nodes = p->nodes;
+    in.have_root = true;
+    in.root_pn = p->root_pn;
+    in.root_dn = p->root_dn;
+    snprintf(text, sizeof text, "tt %.1f%%", p->tt_fill_permille / 10.0);
+    snprintf(json, sizeof json, "\"tt_fill\":%.3f", p->tt_fill_permille / 1000.0);
+    in.text = text;
+    in.json = json;
+    progress_tick(ctx, &in);
 }
 
 typedef struct {
@@ -101,6 +111,21 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
     fflush(stdout);
 }
 
+/* --sgf: the position and the proof's main line (else the search's PV). */
+static int write_sgf(const CliArgs *a, const Board *b, const SolveOut *o, const uint8_t *proof, size_t plen)
+{
+    Point line[MAX_PLY];
+    int n = proof ? proof_main_line(b, proof, plen, line, MAX_PLY - 1 - b->ply) : -1;
+    const char *what = "the proof's main line";
+    if (n < 0) {
+        n = o->r.pv_len;
+        memcpy(line, o->r.pv, sizeof line[0] * (size_t)n);
+        what = "the principal variation";
+    }
+    return cli_sgf_export(a->sgf, b, a->rules, o->r.attacker, o->r.result, o->r.best, o->have_proof ? o->ps.nodes : 0,
+                          line, n, what);
+}
+
 /* Shared body of solve and verify. */
 static int run_solve(int argc, char **argv, bool verify)
 {
@@ -132,9 +157,13 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
     if (sb)
         cfg.sim_budget = strtoull(sb, NULL, 10);
-    if (!a.quiet)
+    Progress pr;
+    progress_init(&pr, &a, verify ? "verify" : "solve", false);
+    if (pr.mode != PROGRESS_NONE) {
         cfg.progress = progress;
-    cfg.progress_interval = 1.0;
+        cfg.progress_ctx = &pr;
+        cfg.progress_interval = progress_interval(&pr);
+    }
     Dfpn *s = NULL;
     if ((rc = dfpn_create(&s, &cfg)))
         return cli_error(cli_exit_code(rc), "cannot create the solver: %s", rj_strerror(rc));
@@ -162,12 +191,24 @@ static int run_solve(int argc, char **argv, bool verify)
             o.ps.nodes = sr.proof_nodes;
             o.ps.depth = sr.proof_depth;
             print_out(&a, &o, false);
+            if (a.sgf) {
+                uint8_t *proof = NULL;
+                size_t plen = 0;
+                rc = write_sgf(&a, &b, &o, db_get_proof(db, &b, a.rules, att, &proof, &plen) ? NULL : proof, plen);
+                free(proof);
+            }
             db_close(db);
             dfpn_free(s);
-            return EXIT_DONE;
+            return rc;
         }
     }
     rc = dfpn_solve(s, &b, &o.r);
+    ProgressInfo last = progress_info();
+    last.nodes = o.r.nodes;
+    last.have_root = true;
+    last.root_pn = o.r.root_pn;
+    last.root_dn = o.r.root_dn;
+    progress_end(&pr, &last);
     if (rc) {
         db_close(db);
         dfpn_free(s);
@@ -194,11 +235,14 @@ static int run_solve(int argc, char **argv, bool verify)
             o.stored = db_path(db);
     }
     print_out(&a, &o, verify);
+    int src = a.sgf ? write_sgf(&a, &b, &o, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0) : 0;
     free(w.data);
     db_close(db);
     dfpn_free(s);
     if (dbrc)
         return cli_error(cli_exit_code(dbrc), "storing the result failed: %s", rj_strerror(dbrc));
+    if (src)
+        return src;
     if (o.r.interrupted)
         return EXIT_TEMPFAIL;
     if (verify && o.checked && o.check_rc)

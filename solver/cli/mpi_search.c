@@ -414,7 +414,8 @@ static int master(const SearchOpts *o, int size, bool check_all)
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
     }
-    SearchProgress pr = { .a = a, .root = o->root, .t0 = t0, .next = t0 };
+    SearchProgress pr;
+    search_progress_init(&pr, a, &o->root);
     Master m = { .o = o, .t = t, .db = db, .sd = &sd, .pr = &pr, .size = size, .active = size - 1,
                  .check_all = check_all };
     m.inflight = calloc((size_t)size, sizeof *m.inflight);
@@ -472,6 +473,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
+    search_progress_end(&pr, t);
     search_report(a, t, &o->root, o->jc.goal, clock_now() - t0, m.interrupted, &sd);
     double wall = clock_now() - t0;
     if (!a->quiet) {

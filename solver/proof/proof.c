@@ -135,3 +135,49 @@ int proof_transform(const Board *b, uint8_t *buf, size_t len, int t)
     wk.t = t;
     return walk(&wk, b);
 }
+
+int proof_main_line(const Board *b, const uint8_t *buf, size_t len, Point *line, int max)
+{
+    Walk wk = {.in = buf, .len = len, .t = -1};
+    int rc = walk(&wk, b);
+    if (rc)
+        return rc;
+    wk.pos = PROOF_HEADER_LEN;
+    wk.b = *b;
+    int n = 0;
+    bool attacker = b->to_move == wk.att;
+    while (n < max) {
+        Point m;
+        if (attacker) {
+            walk_move(&wk, &m);
+            line[n++] = m;
+            if (m != POINT_PASS && rules_makes_five(&wk.b, m, wk.att, wk.rs))
+                break;
+        } else {
+            unsigned k = (unsigned)buf[wk.pos] | (unsigned)buf[wk.pos + 1] << 8;
+            wk.pos += 2;
+            if (k == 0)
+                break; /* every reply is a short loss the checker sees on its own */
+            size_t best_pos = wk.pos;
+            uint32_t best = 0;
+            for (unsigned i = 0; i < k; i++) {
+                size_t at = wk.pos;
+                uint32_t d = 0;
+                walk_move(&wk, &m);
+                board_play(&wk.b, m);
+                walk_a(&wk, &d);
+                board_undo(&wk.b);
+                if (d > best) {
+                    best = d;
+                    best_pos = at;
+                }
+            }
+            wk.pos = best_pos;
+            walk_move(&wk, &m);
+            line[n++] = m;
+        }
+        board_play(&wk.b, m);
+        attacker = !attacker;
+    }
+    return n;
+}

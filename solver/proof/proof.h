@@ -60,6 +60,15 @@ int proof_stats(const Board *b, const uint8_t *buf, size_t len, ProofStats *st);
 int proof_transform(const Board *b, uint8_t *buf, size_t len, int t);
 
 /*
+ * The proof's main line from root position b: the attacker's move at each of
+ * its nodes and, at each defender node, the listed reply whose subtree is
+ * deepest (the longest resistance; the first of equals), until a winning move
+ * or a defender node whose replies are all short losses.  Up to max moves
+ * into line.  Returns the count, or RJ_EBADDATA for a malformed proof.
+ */
+int proof_main_line(const Board *b, const uint8_t *buf, size_t len, Point *line, int max);
+
+/*
  * The independent checker: replays every branch of the proof from root
  * position b (not modified) with only the rules module and confirms that the
  * attacker named in the header wins.  Shares no code with the search.
