@@ -74,6 +74,9 @@ void cli_json_str(FILE *f, const char *s);
 /* Parse the POSITION argument(s) joined by spaces into b.  Prints the error. */
 int cli_position(const CliArgs *a, int first, Board *b);
 
+/* `renju db export|import --format renlib ...` (cli_renlib.c; argv without --format).  Returns the exit code. */
+int cli_db_renlib(int argc, char **argv);
+
 /* Subcommands: argc/argv start at the subcommand name.  Return the exit code. */
 int cmd_openings(int argc, char **argv);
 int cmd_show(int argc, char **argv);
