@@ -204,7 +204,7 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
     bool occ[BOARD_POINTS];             /* points taken on the current line */
     int sp = 0;
     int32_t cur = RENLIB_ROOT;
-    bool expect_child = true, first = true, done = false;
+    bool first = true, done = false, root_record = false;
     memset(occ, 0, sizeof occ);
     path[0] = RENLIB_ROOT;
     while (r.pos < len) {
@@ -226,13 +226,13 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
         int32_t node;
         if (first && pb == 0) {
             node = RENLIB_ROOT; /* the root record: the empty board */
+            root_record = true;
         } else {
             Point m = POINT_PASS;
             if (pb && notation_from_renlib(pb, &m))
                 return bad(&r, at, "point byte 0x%02x is off the board", pb);
             if (t->node[cur].depth >= RENLIB_MAX_DEPTH)
                 return bad(&r, at, "tree deeper than %d moves", RENLIB_MAX_DEPTH);
-            /* Leave the line where cur lies: free the points below cur. */
             int d = t->node[cur].depth;
             if (m != POINT_PASS && occ[m]) {
                 char s[8];
@@ -251,7 +251,7 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
         first = false;
         t->node[node].flags |= flags & (RENLIB_MARK | RENLIB_START | RENLIB_NO_MOVE);
         if (flags & (RENLIB_COMMENT | RENLIB_OLD_COMMENT)) {
-            bool old = !(flags & RENLIB_COMMENT);
+            bool old = (flags & RENLIB_OLD_COMMENT) != 0; /* RenLib reads the old style when both are set */
             if ((rc = read_text(&r, old, &t->node[node].comment, "comment")))
                 return rc;
         }
@@ -260,7 +260,6 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
                 return rc;
         }
         cur = node;
-        expect_child = true;
         if (flags & RENLIB_SIBLING) {
             if (node == RENLIB_ROOT)
                 return bad(&r, at, "the root has a sibling");
@@ -269,7 +268,6 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
             stack[sp++] = t->node[node].parent;
         }
         if (flags & RENLIB_LEAF) {
-            expect_child = false;
             int32_t to = sp ? stack[--sp] : RENLIB_NONE;
             if (to == RENLIB_NONE) {
                 done = true; /* the last line of the tree */
@@ -282,12 +280,12 @@ int renlib_read(const uint8_t *buf, size_t len, RenlibTree *t, char *why, size_t
                     occ[m] = false;
             }
             cur = to;
-            expect_child = true;
         }
     }
     if (sp)
         return bad(&r, len, "file ends with %d sibling%s still expected", sp, sp > 1 ? "s" : "");
-    if (expect_child && !done && cur != RENLIB_ROOT)
+    /* Complete: the last line ended with an empty stack, or an empty library (no node, or the root alone). */
+    if (!done && !(t->records == 0 || (t->records == 1 && root_record)))
         return bad(&r, len, "file ends where a move was expected");
     return 0;
 }

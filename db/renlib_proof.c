@@ -225,6 +225,7 @@ typedef struct {
     int32_t *best;    /* [2 * node + att - 1]: chosen attacker child, or RENLIB_NONE */
     Point *five;      /* [2 * node + att - 1]: added five when best is RENLIB_NONE */
     uint64_t *leaves; /* per node */
+    Point pts[3 * BOARD_POINTS]; /* scratch of others_lose */
     ProofWriter w;
     RenlibProvenFn on_proven;
     RenlibRejectedFn on_rejected;
@@ -249,39 +250,69 @@ static int fives_near(const Board *b, Point m, Color att, RuleSet rs)
     return n;
 }
 
-/*
- * Screen: would a defender pass now be a short loss (proof.h rules (a), (b))?
- * The board has the defender to move and its last move is not a pass.
- */
-static bool pass_loses(Import *im, Color att)
+/* Attacker stones that might leave two winning points: empty points with 3+ attacker stones within 4 on a line. */
+static int candidates(const Board *b, Color att, Point *out)
 {
-    Board *b = &im->b;
-    Point pts[BOARD_POINTS];
-    if (rules_five_points(b, att, im->rs, pts) > 0)
-        return true;
-    bool ok = false;
-    board_play(b, POINT_PASS);
-    for (int p = 0; p < BOARD_POINTS && !ok; p++) {
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++) {
         if (board_at(b, (Point)p) != EMPTY)
             continue;
-        bool near = false; /* 3+ attacker stones within 4 points on a line through p */
-        for (int d = 0; d < NUM_DIRS && !near; d++) {
+        for (int d = 0; d < NUM_DIRS; d++) {
             int k = 0;
             for (int s = -4; s <= 4; s++) {
                 int col = point_col((Point)p) + s * DIR_DC[d], row = point_row((Point)p) + s * DIR_DR[d];
                 if (s && point_on_board(col, row) && board_at(b, point_make(col, row)) == att)
                     k++;
             }
-            near = k >= 3;
+            if (k >= 3) {
+                out[n++] = (Point)p;
+                break;
+            }
         }
-        if (!near || !rules_is_legal(b, (Point)p, im->rs))
-            continue;
-        board_play(b, (Point)p);
-        ok = fives_near(b, (Point)p, att, im->rs) >= 2 && rules_five_points(b, color_other(att), im->rs, pts) == 0;
-        board_undo(b);
     }
-    board_undo(b);
-    return ok;
+    return n;
+}
+
+/*
+ * Screen of a defender node (defender to move on the board): is every legal
+ * defender move outside listed[] (index BOARD_POINTS = pass) a short loss by
+ * proof.h's rules (a) and (b)?  The same test the checker makes, so that a
+ * claim is rarely rejected; the checker still decides.
+ */
+static bool others_lose(Import *im, Color att, const bool *listed)
+{
+    Board *b = &im->b;
+    RuleSet rs = im->rs;
+    Color def = color_other(att);
+    Point *five = im->pts, *cand = im->pts + BOARD_POINTS, *tmp = im->pts + 2 * BOARD_POINTS;
+    int nfive = rules_five_points(b, att, rs, five), ncand = -1;
+    for (int idx = 0; idx <= BOARD_POINTS; idx++) {
+        Point m = idx == BOARD_POINTS ? POINT_PASS : (Point)idx;
+        if (listed[idx] || (m != POINT_PASS && board_at(b, m) != EMPTY) || !rules_is_legal(b, m, rs))
+            continue;
+        if (m != POINT_PASS && rules_makes_five(b, m, def, rs))
+            return false;
+        if (ncand < 0)
+            ncand = candidates(b, att, cand);
+        board_play(b, m);
+        bool ok = !board_two_passes(b) && board_stone_count(b) < BOARD_POINTS;
+        bool won = false;
+        for (int i = 0; ok && i < nfive && !won; i++)
+            won = board_at(b, five[i]) == EMPTY && rules_makes_five(b, five[i], att, rs);
+        for (int i = 0; ok && !won && i < ncand; i++) {
+            Point c = cand[i];
+            if (board_at(b, c) != EMPTY || !rules_is_legal(b, c, rs))
+                continue;
+            board_play(b, c);
+            won = !board_two_passes(b) && board_stone_count(b) < BOARD_POINTS && fives_near(b, c, att, rs) >= 2 &&
+                  rules_five_points(b, def, rs, tmp) == 0;
+            board_undo(b);
+        }
+        board_undo(b);
+        if (!ok || !won)
+            return false;
+    }
+    return true;
 }
 
 /* The claims of node i (a position; the board is at it), from its children's. */
@@ -320,18 +351,19 @@ static void claim_node(Import *im, int32_t i)
             im->size[k] = sz;
         } else {
             uint64_t sz = 1;
-            bool pass_listed = false;
+            bool listed[BOARD_POINTS + 1];
+            memset(listed, 0, sizeof listed);
             ok = true;
             for (int32_t c = t->node[i].child; c != RENLIB_NONE && ok; c = t->node[c].sibling) {
                 if (im->state[c] == ST_ILLEGAL)
                     continue;
-                pass_listed |= t->node[c].move == POINT_PASS;
+                listed[t->node[c].move == POINT_PASS ? BOARD_POINTS : t->node[c].move] = true;
                 ok = im->state[c] == ST_POS && (im->claim[c] >> (att - 1) & 1);
                 if (ok)
                     sz = sat_add(sz, im->size[2 * (size_t)c + att - 1]);
             }
-            if (ok && !pass_listed)
-                ok = board_last_move(b) != POINT_PASS && pass_loses(im, att);
+            if (ok)
+                ok = others_lose(im, att, listed);
             im->size[k] = sz;
         }
         if (ok)
