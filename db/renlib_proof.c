@@ -219,12 +219,12 @@ typedef struct {
     Color atts[2];
     int natt;
     Board b;
-    uint8_t *state;   /* ST_* per node */
-    uint8_t *claim;   /* bit (att - 1): claimed for att */
-    uint64_t *size;   /* [2 * node + att - 1]: proof nodes of the claim */
-    int32_t *best;    /* [2 * node + att - 1]: chosen attacker child, or RENLIB_NONE */
-    Point *five;      /* [2 * node + att - 1]: added five when best is RENLIB_NONE */
-    uint64_t *leaves; /* per node */
+    uint8_t *state;              /* ST_* per node */
+    uint8_t *claim;              /* bit (att - 1): claimed for att */
+    uint64_t *size;              /* [2 * node + att - 1]: proof nodes of the claim */
+    int32_t *best;               /* [2 * node + att - 1]: chosen attacker child, or RENLIB_NONE */
+    Point *five;                 /* [2 * node + att - 1]: added five when best is RENLIB_NONE */
+    uint64_t *leaves;            /* per node */
     Point pts[3 * BOARD_POINTS]; /* scratch of others_lose */
     ProofWriter w;
     RenlibProvenFn on_proven;

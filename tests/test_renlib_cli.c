@@ -118,7 +118,7 @@ static void test_round_trip(void **state)
     snprintf(want, sizeof want, "proven: black wins %s (black to move): proof %s nodes", POS, nodes);
     if (!strstr(r.out, want))
         fail_msg("missing '%s' in %s", want, r.out);
-    assert_non_null(strstr(r.out, "proven and checked: 1 positions (1 stored"));
+    assert_non_null(strstr(r.out, "checked by the independent checker: 1 position (1 stored"));
     assert_non_null(strstr(r.out, "not proofs: 0 lines"));
 
     /* the same stored result and the same proof bytes */

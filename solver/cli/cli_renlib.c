@@ -332,14 +332,16 @@ static int renlib_import(const CliArgs *a)
     } else {
         if (c.shown_rejected > 20)
             printf("(%llu more claims the checker rejected not shown)\n", (unsigned long long)(c.shown_rejected - 20));
-        printf("read %s: %llu nodes, %llu positions, %llu lines\n", path, (unsigned long long)t.records,
-               (unsigned long long)st.positions, (unsigned long long)st.lines);
-        printf("proven and checked: %llu positions (%llu stored in %s), covering %llu lines\n",
-               (unsigned long long)st.proven, (unsigned long long)c.stored, cli_db_path(a),
+        printf("read %s: %llu nodes, %llu lines\n", path, (unsigned long long)t.records, (unsigned long long)st.lines);
+        printf("proven, checked by the independent checker: %llu position%s (%llu stored in %s), covering %llu "
+               "lines\n",
+               (unsigned long long)st.proven, st.proven == 1 ? "" : "s", (unsigned long long)c.stored, cli_db_path(a),
                (unsigned long long)st.proven_lines);
-        printf("not proofs: %llu lines (%llu with an illegal move or past the end of the game); "
-               "%llu claimed positions rejected by the checker; nothing is concluded about them\n",
-               (unsigned long long)not_proofs, (unsigned long long)st.illegal_lines, (unsigned long long)st.rejected);
+        if (st.rejected)
+            printf("claims the checker rejected: %llu\n", (unsigned long long)st.rejected);
+        printf("not proofs: %llu lines (%llu play an illegal move or go on after the game ended); "
+               "nothing is concluded about them\n",
+               (unsigned long long)not_proofs, (unsigned long long)st.illegal_lines);
     }
     if (rc == RJ_EINTR)
         return cli_error(EXIT_TEMPFAIL, "import: interrupted (the positions proven so far are committed)");

@@ -12,6 +12,21 @@ typedef struct {
     const char *usage;
 } Command;
 
+/* Printed after a command's usage line by `renju help NAME` / `renju NAME --help`. */
+static const char DB_MORE[] =
+    "\n"
+    "  db export --format renlib POSITION --out FILE.lib [--attacker S] [--max-depth D] [--max-nodes N]\n"
+    "      the stored proof of POSITION as a RenLib tree: the moves to the position from the empty\n"
+    "      board, then the proof; board texts W (the move wins) and L (it loses); the root comment\n"
+    "      gives the result, proof size and solver version, and says TRUNCATED when a limit cut it\n"
+    "      (D plies below the position, N proof moves, breadth first).\n"
+    "  db import --format renlib FILE.lib [--attacker S] [--rules R]\n"
+    "      checks the tree as proofs: a position counts as proven only when its subtree, read as a\n"
+    "      proof for S (default: either side), passes the independent checker; those positions\n"
+    "      (the topmost ones) are stored with their proofs. Nothing else is concluded: not that\n"
+    "      the other lines lose or hold, not the labels or comments. Reports nodes read, positions\n"
+    "      proven and stored, lines not proofs. A malformed file: exit 65, nothing stored.\n";
+
 static const Command COMMANDS[] = {
     { "openings", cmd_openings, "openings [--json]                      list the 26 openings" },
     { "show", cmd_show, "show POSITION [--json]                 draw the board, forbidden points marked" },
@@ -29,6 +44,12 @@ static const Command COMMANDS[] = {
     { "bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>" },
 };
 enum { NUM_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
+
+/* The usage line of command c and, for some, more text. */
+static void print_usage(const Command *c)
+{
+    printf("usage: renju %s\n%s", c->usage, !strcmp(c->name, "db") ? DB_MORE : "");
+}
 
 static void usage(FILE *f)
 {
@@ -56,7 +77,7 @@ int main(int argc, char **argv)
         if (argc > 2) {
             for (int i = 0; i < NUM_COMMANDS; i++)
                 if (!strcmp(argv[2], COMMANDS[i].name)) {
-                    printf("usage: renju %s\n", COMMANDS[i].usage);
+                    print_usage(&COMMANDS[i]);
                     return EXIT_DONE;
                 }
         }
@@ -72,7 +93,7 @@ int main(int argc, char **argv)
             continue;
         for (int j = 2; j < argc; j++)
             if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
-                printf("usage: renju %s\n", COMMANDS[i].usage);
+                print_usage(&COMMANDS[i]);
                 return EXIT_DONE;
             }
         return COMMANDS[i].fn(argc - 1, argv + 1);
