@@ -452,8 +452,22 @@ static int select_proofs(Import *im, int32_t i)
         if (proof_check(&im->b, im->w.data, im->w.len, &ps, why, sizeof why) == 0) {
             im->st.proven++;
             im->st.proven_lines += im->leaves[i];
-            RenlibProven p = {i, att, &im->b, im->w.data, im->w.len, ps};
-            return im->on_proven ? im->on_proven(im->ctx, &p) : 0;
+            RenlibProven p = {i, att, &im->b, im->w.data, im->w.len, ps, false};
+            int rc = im->on_proven ? im->on_proven(im->ctx, &p) : 0;
+            int32_t c = im->best[2 * (size_t)i + att - 1];
+            if (rc || im->b.to_move != att || c == RENLIB_NONE || im->state[c] != ST_POS)
+                return rc;
+            /* The defender node after the first move: the checked proof minus that move. */
+            uint8_t *rest = im->w.data + 1;
+            memmove(rest, im->w.data, PROOF_HEADER_LEN);
+            board_play(&im->b, t->node[c].move);
+            ProofStats cs;
+            if (proof_stats(&im->b, rest, im->w.len - 1, &cs) == 0) {
+                RenlibProven q = {c, att, &im->b, rest, im->w.len - 1, cs, true};
+                rc = im->on_proven ? im->on_proven(im->ctx, &q) : 0;
+            }
+            board_undo(&im->b);
+            return rc;
         }
         im->st.rejected++;
         RenlibRejected r = {i, att, &im->b, why};

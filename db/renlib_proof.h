@@ -28,7 +28,10 @@
  * least proof size at each attacker node, every legal reply at each
  * defender node) and go to the independent checker (proof_check).  A
  * position the checker accepts is *proven*: the only conclusion drawn, and
- * its subtree is not searched further.  When the checker rejects one, its
+ * its subtree is not searched further.  When the attacker is to move there,
+ * the position after its first move is reported too (its proof is the rest
+ * of the checked one): a tree exported from a defender-to-move position
+ * proves the position before it, and this one.  When the checker rejects one, its
  * children are tried in turn.  Nothing is concluded from the rest: not that
  * the defender holds, not that a line is wrong, not the labels or comments
  * (never read).  Lines that play an illegal move, or go on after a five or
@@ -98,6 +101,8 @@ typedef struct {
     const uint8_t *proof; /* the proof the checker accepted (moves in board's frame) */
     size_t len;
     ProofStats stats;
+    bool after_move; /* the position after the attacker's first move of a proof just reported:
+                        its proof is the rest of that checked proof (not checked again) */
 } RenlibProven;
 
 /* A claimed position the checker rejected. */
@@ -125,7 +130,9 @@ typedef int (*RenlibRejectedFn)(void *ctx, const RenlibRejected *r);
 /*
  * Check tree t as proofs under rule set rs for attacker (BLACK, WHITE, or
  * EMPTY for both), as described above: proven positions go to on_proven,
- * rejected claims to on_rejected (either may be NULL), in pre-order.  stop
+ * rejected claims to on_rejected (either may be NULL), in pre-order; a
+ * proven attacker-to-move position is followed by the position after its
+ * first move (after_move set) unless that move makes five.  stop
  * (may be NULL) is polled between checks.  Fills *st (may be NULL).
  * Returns 0, RJ_EINTR (stopped), RJ_ENOMEM, or a callback's value.
  */

@@ -264,7 +264,7 @@ static size_t small_proof(uint8_t *buf)
 }
 
 typedef struct {
-    int proven;
+    int proven, after;
     int32_t node;
     uint8_t proof[64];
     size_t len;
@@ -275,6 +275,14 @@ typedef struct {
 static int seen_proven(void *ctx, const RenlibProven *p)
 {
     Seen *s = ctx;
+    if (p->after_move) { /* the defender node after the first move: the rest of the proof */
+        s->after++;
+        assert_int_equal(p->len, s->len - 1);
+        assert_memory_equal(p->proof, s->proof, PROOF_HEADER_LEN);
+        assert_memory_equal(p->proof + PROOF_HEADER_LEN, s->proof + PROOF_HEADER_LEN + 1, p->len - PROOF_HEADER_LEN);
+        assert_int_equal(p->board->to_move, color_other(p->attacker));
+        return 0;
+    }
     s->proven++;
     s->node = p->node;
     s->att = p->attacker;
@@ -319,6 +327,7 @@ static void test_export_import(void **state)
     RenlibImport st;
     assert_int_equal(renlib_proof_import(&u, RULE_RENJU, EMPTY, seen_proven, NULL, &s, NULL, &st), 0);
     assert_int_equal(s.proven, 1);
+    assert_int_equal(s.after, 1); /* and the position after k8 */
     assert_int_equal(s.att, BLACK);
     assert_int_equal(u.node[s.node].depth, NLINE);
     assert_int_equal(s.len, plen);

@@ -208,12 +208,13 @@ static int on_proven(void *ctx, const RenlibProven *p)
         printf("{\"position\":");
         cli_json_str(stdout, pos);
         printf(",\"to_move\":\"%s\",\"attacker\":\"%s\",\"result\":\"proven\",\"proof_nodes\":%llu,"
-               "\"proof_depth\":%u,\"stored\":%s}\n",
+               "\"proof_depth\":%u,\"after_move\":%s,\"stored\":%s}\n",
                color_name(p->board->to_move), color_name(p->attacker), (unsigned long long)p->stats.nodes,
-               p->stats.depth, !strcmp(status, "stored") ? "true" : "false");
+               p->stats.depth, p->after_move ? "true" : "false", !strcmp(status, "stored") ? "true" : "false");
     } else {
-        printf("proven: %s wins %s (%s to move): proof %llu nodes, depth %u, checked; %s\n", color_name(p->attacker),
-               pos, color_name(p->board->to_move), (unsigned long long)p->stats.nodes, p->stats.depth, status);
+        printf("proven: %s wins %s (%s to move): proof %llu nodes, depth %u, %s; %s\n", color_name(p->attacker), pos,
+               color_name(p->board->to_move), (unsigned long long)p->stats.nodes, p->stats.depth,
+               p->after_move ? "the rest of the proof above" : "checked", status);
     }
     return 0;
 }
@@ -333,10 +334,10 @@ static int renlib_import(const CliArgs *a)
         if (c.shown_rejected > 20)
             printf("(%llu more claims the checker rejected not shown)\n", (unsigned long long)(c.shown_rejected - 20));
         printf("read %s: %llu nodes, %llu lines\n", path, (unsigned long long)t.records, (unsigned long long)st.lines);
-        printf("proven, checked by the independent checker: %llu position%s (%llu stored in %s), covering %llu "
-               "lines\n",
-               (unsigned long long)st.proven, st.proven == 1 ? "" : "s", (unsigned long long)c.stored, cli_db_path(a),
-               (unsigned long long)st.proven_lines);
+        printf("proven, checked by the independent checker: %llu position%s, covering %llu lines\n",
+               (unsigned long long)st.proven, st.proven == 1 ? "" : "s", (unsigned long long)st.proven_lines);
+        printf("stored in %s: %llu positions (with the positions after the first moves)\n", cli_db_path(a),
+               (unsigned long long)c.stored);
         if (st.rejected)
             printf("claims the checker rejected: %llu\n", (unsigned long long)st.rejected);
         printf("not proofs: %llu lines (%llu play an illegal move or go on after the game ended); "

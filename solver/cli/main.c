@@ -23,9 +23,10 @@ static const char DB_MORE[] =
     "  db import --format renlib FILE.lib [--attacker S] [--rules R]\n"
     "      checks the tree as proofs: a position counts as proven only when its subtree, read as a\n"
     "      proof for S (default: either side), passes the independent checker; those positions\n"
-    "      (the topmost ones) are stored with their proofs. Nothing else is concluded: not that\n"
-    "      the other lines lose or hold, not the labels or comments. Reports nodes read, positions\n"
-    "      proven and stored, lines not proofs. A malformed file: exit 65, nothing stored.\n";
+    "      (the topmost ones, and each one after the attacker's first move) are stored with their\n"
+    "      proofs. Nothing else is concluded: not that the other lines lose or hold, not the\n"
+    "      labels or comments. Reports nodes read, positions proven and stored, lines not proofs.\n"
+    "      A malformed file: exit 65, nothing stored.\n";
 
 static const Command COMMANDS[] = {
     { "openings", cmd_openings, "openings [--json]                      list the 26 openings" },
