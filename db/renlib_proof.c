@@ -376,6 +376,8 @@ static void analyse(Import *im, int32_t i)
 {
     const RenlibTree *t = im->t;
     Board *b = &im->b;
+    if (im->stop && atomic_load_explicit(im->stop, memory_order_relaxed))
+        return; /* renlib_proof_import checks the flag again and stops */
     for (int32_t c = t->node[i].child; c != RENLIB_NONE; c = t->node[c].sibling) {
         Point m = t->node[c].move;
         if (!rules_is_legal(b, m, im->rs)) {
@@ -519,6 +521,10 @@ int renlib_proof_import(const RenlibTree *t, RuleSet rs, Color attacker, RenlibP
     board_init(&im.b);
     im.state[RENLIB_ROOT] = ST_POS;
     analyse(&im, RENLIB_ROOT);
+    if (im.stop && atomic_load(im.stop)) {
+        rc = RJ_EINTR;
+        goto done;
+    }
     /* Below an illegal move, a five or a draw a line is dead (parents come first: the mark runs down). */
     for (int32_t i = 1; i < t->n; i++)
         if (im.state[t->node[i].parent] != ST_POS)

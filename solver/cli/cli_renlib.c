@@ -311,6 +311,7 @@ static int renlib_import(const CliArgs *a)
     rc = renlib_proof_import(&t, a->rules, a->side, on_proven, on_rejected, &c, cli_run_stop(), &st);
     int frc = db_flush(db);
     db_close(db);
+    uint64_t records = t.records;
     renlib_free(&t);
     if (rc == 1 && c.err)
         rc = c.err;
@@ -325,15 +326,18 @@ static int renlib_import(const CliArgs *a)
         cli_json_str(stdout, path);
         printf(",\"records\":%llu,\"positions\":%llu,\"lines\":%llu,\"proven\":%llu,\"stored\":%llu,"
                "\"proven_lines\":%llu,\"lines_not_proofs\":%llu,\"illegal_lines\":%llu,\"rejected\":%llu,"
-               "\"conflicts\":%llu}\n",
-               (unsigned long long)t.records, (unsigned long long)st.positions, (unsigned long long)st.lines,
+               "\"conflicts\":%llu,\"interrupted\":%s}\n",
+               (unsigned long long)records, (unsigned long long)st.positions, (unsigned long long)st.lines,
                (unsigned long long)st.proven, (unsigned long long)c.stored, (unsigned long long)st.proven_lines,
                (unsigned long long)not_proofs, (unsigned long long)st.illegal_lines, (unsigned long long)st.rejected,
-               (unsigned long long)c.conflicts);
+               (unsigned long long)c.conflicts, rc == RJ_EINTR ? "true" : "false");
+    } else if (rc == RJ_EINTR) {
+        printf("read %s: %llu nodes; stopped before the check ended: %llu positions proven so far (%llu stored)\n",
+               path, (unsigned long long)records, (unsigned long long)st.proven, (unsigned long long)c.stored);
     } else {
         if (c.shown_rejected > 20)
             printf("(%llu more claims the checker rejected not shown)\n", (unsigned long long)(c.shown_rejected - 20));
-        printf("read %s: %llu nodes, %llu lines\n", path, (unsigned long long)t.records, (unsigned long long)st.lines);
+        printf("read %s: %llu nodes, %llu lines\n", path, (unsigned long long)records, (unsigned long long)st.lines);
         printf("proven, checked by the independent checker: %llu position%s, covering %llu lines\n",
                (unsigned long long)st.proven, st.proven == 1 ? "" : "s", (unsigned long long)st.proven_lines);
         printf("stored in %s: %llu positions (with the positions after the first moves)\n", cli_db_path(a),
