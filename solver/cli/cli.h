@@ -92,6 +92,9 @@ bool cli_is_sgf(const char *arg);
  */
 int cli_read_file(const char *path, size_t max, char **data, size_t *len);
 
+/* `renju db export|import --format renlib ...` (cli_renlib.c; argv without --format).  Returns the exit code. */
+int cli_db_renlib(int argc, char **argv);
+
 /* Subcommands: argc/argv start at the subcommand name.  Return the exit code. */
 int cmd_openings(int argc, char **argv);
 int cmd_show(int argc, char **argv);

@@ -591,9 +591,17 @@ static int db_import_cmd(const CliArgs *a)
 
 int cmd_db(int argc, char **argv)
 {
+    const char *format = NULL;
+    int rc = cli_take_opt(&argc, argv, "format", true, &format);
+    if (rc > 1)
+        return rc;
+    if (format && strcmp(format, "jsonl")) {
+        if (strcmp(format, "renlib"))
+            return cli_error(EXIT_USAGE, "unknown --format '%s' (jsonl, renlib)", format);
+        return cli_db_renlib(argc, argv); /* cli_renlib.c */
+    }
     CliArgs a;
-    int rc = cli_parse(argc, argv, &a);
-    if (rc)
+    if ((rc = cli_parse(argc, argv, &a)))
         return rc;
     if (a.npos < 1)
         return cli_error(EXIT_USAGE, "usage: renju db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]");

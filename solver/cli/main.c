@@ -25,7 +25,9 @@ static const Command COMMANDS[] = {
     {"fifth", cmd_fifth, "fifth POSITION4 [budget] [--per-class] [--db PATH|--no-db]  5th-move classes and W bounds"},
     {"fair-n", cmd_fair_n, "fair-n OPENING [budget] [--per-class] [--fourth MOVES] [--db PATH|--no-db]  fair-N bounds"},
     {"query", cmd_query, "query POSITION [--db PATH] [--children] [--sgf FILE]  stored result of a position"},
-    {"db", cmd_db, "db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]  database maintenance"},
+    {"db", cmd_db,
+     "db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH] [--format jsonl|renlib]  database "
+     "maintenance"},
     {"opening", cmd_opening,
      "opening search|status POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S] [--workers W]  opening-level "
      "search"},
