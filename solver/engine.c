@@ -510,7 +510,7 @@ int engine_choose(Engine *e, double arrival, EngineMove *out, char *why, size_t 
         goto done;
     }
     VctResult tr;
-    ThreatOpts o = opts_share(&t, 0.15);
+    ThreatOpts o = opts_share(&t, 0.1);
     src = ENGINE_VCT;
     if (vct_search(e->vct, b, me, e->lim.rules, &o, &tr) == 0) {
         t.nodes += tr.nodes;
@@ -529,7 +529,7 @@ int engine_choose(Engine *e, double arrival, EngineMove *out, char *why, size_t 
         goto done;
     }
     src = ENGINE_DFPN;
-    if ((m = dfpn_win(e, &t, 0.4)) != POINT_NONE)
+    if ((m = dfpn_win(e, &t, 0.6)) != POINT_NONE)
         goto done;
     /* Evaluation: the first candidate that leaves no opponent VCF, one leaving no VCT preferred. */
     src = ENGINE_EVAL;
