@@ -26,7 +26,7 @@
  * black under renju, and with an empty board it plays the centre (h8).
  *
  * Time.  The budget of a turn is the manager's turn limit, cut to a share of
- * the match time left when the match is timed, minus a safety margin (15%
+ * the match time left when the match is timed, minus a safety margin (20%
  * and 30 ms); engine_turn_budget() says how much.  The deadline is counted
  * from the moment the command arrived (the caller passes it), and every
  * search gets the time to that deadline as its own limit.

@@ -20,7 +20,7 @@
 #include "test_util.h"
 #include "version.h"
 
-enum { MAX_LINES = 64, LINE_LEN = 256, TURN_MS = 300 };
+enum { MAX_LINES = 64, LINE_LEN = 256, TURN_MS = 500 };
 
 /* Gomocup coordinates of a point "c2" worked out here, apart from notation.c: x = file, y = 15 - rank. */
 static void gc(const char *pt, int *x, int *y)
