@@ -107,7 +107,7 @@ double engine_turn_budget(const Engine *e)
     double t = l->turn_s;
     if (l->match_s > 0 && l->left_s >= 0 && l->left_s / 20 < t)
         t = l->left_s / 20; /* about twenty moves more to play with the time left */
-    t = t * 0.8 - 0.03; /* the margin: replies must arrive in time on a busy machine too */
+    t = t * 0.8 - 0.03;     /* the margin: replies must arrive in time on a busy machine too */
     return t > 0.005 ? t : 0.005;
 }
 
