@@ -284,14 +284,29 @@ static Result vcf_threat(Engine *e, Turn *t, Color c, double share, VcfResult *r
     return res;
 }
 
-/* Does the opponent of the side to move, after our move m, have a VCF (UNKNOWN counts as none)? */
+/*
+ * Does the opponent of the side to move win by VCF after our move m (UNKNOWN
+ * counts as no)?  When m makes a four, the opponent's block is forced and the
+ * question is whether it then wins if we pass: a four only delays a threat.
+ */
 static bool opp_vcf_after(Engine *e, Turn *t, Point m, double share)
 {
-    Color opp = color_other(e->b.to_move);
+    Board *b = &e->b;
+    RuleSet rs = e->lim.rules;
+    Color me = b->to_move, opp = color_other(me);
     VcfResult r;
-    board_play(&e->b, m);
-    Result res = vcf_of(e, t, opp, share, &r);
-    board_undo(&e->b);
+    Point f[BOARD_POINTS];
+    board_play(b, m);
+    Result res;
+    if (rules_five_points(b, me, rs, f) == 1 && rules_is_legal(b, f[0], rs) &&
+        rules_five_points(b, opp, rs, f + 1) == 0) {
+        board_play(b, f[0]);
+        res = vcf_threat(e, t, opp, share, &r);
+        board_undo(b);
+    } else {
+        res = vcf_of(e, t, opp, share, &r);
+    }
+    board_undo(b);
     return res == RESULT_PROVEN;
 }
 
@@ -401,6 +416,8 @@ static int eval_moves(Engine *e, Point *out)
         int wa, na, wd, nd;
         thr_windows_at(&wm, (Point)p, &wa, &na);
         thr_windows_at(&wo, (Point)p, &wd, &nd);
+        if (wa > 3)
+            wa = 3; /* a four that wins nothing (no VCF) only spends a threat */
         /* Closeness to the centre breaks ties (0..14). */
         int centre = 14 - abs(c0 - BOARD_SIZE / 2) - abs(r0 - BOARD_SIZE / 2);
         int sc = 64 * (16 * wa * wa + 12 * na + 12 * wd * wd + 8 * nd) + (centre > 0 ? centre : 0);
@@ -440,14 +457,12 @@ static Point forced_move(Engine *e, EngineSource *src)
 }
 
 /*
- * The opponent would win by VCF `threat` after a pass: a legal non-four move
- * after which it has none, the line's points first.  POINT_NONE when time ran
+ * The opponent would win by VCF `threat` after a pass: a legal move after
+ * which it has none (opp_vcf_after), the line's points first.  POINT_NONE when time ran
  * out before one was found.
  */
 static Point defend(Engine *e, Turn *t, const VcfResult *threat, const Point *cand, int ncand)
 {
-    Color me = e->b.to_move;
-    RuleSet rs = e->lim.rules;
     bool tried[BOARD_POINTS] = {false};
     Point order[BOARD_POINTS + VCF_MAX_LINE];
     int n = 0;
@@ -461,9 +476,6 @@ static Point defend(Engine *e, Turn *t, const VcfResult *threat, const Point *ca
         if (tried[m] || !legal(e, m))
             continue;
         tried[m] = true;
-        Point f[8];
-        if (thr_fives_after(&e->b, m, me, rs, f) > 0)
-            continue; /* a four only delays the threat */
         if (remaining(t) <= 0)
             return POINT_NONE;
         if (!opp_vcf_after(e, t, m, 0.25))

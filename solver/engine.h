@@ -14,14 +14,16 @@
  *   3. its own VCF, then its own VCT (vcf.h, vct.h): proven wins;
  *   4. when the opponent would win by VCF if it could move now (a four, an
  *      open three, a four-three in the making), a move after which the
- *      opponent has no VCF: the points of the opponent's line first, then
- *      every other legal non-four move by the evaluation below;
+ *      opponent has no VCF (after a four of ours: once it has blocked, if
+ *      we passed): the points of the opponent's line first, then every
+ *      other legal move by the evaluation below;
  *   5. a df-pn solve (dfpn.h) with part of the time left: its move when it
  *      proves a win;
  *   6. otherwise an evaluation: legal points near the stones scored by the
- *      five-windows through them (own and the opponent's, thr_window_max),
- *      the first that leaves the opponent no VCF, preferring (while time
- *      lasts) one that leaves it no VCT either.
+ *      five-windows through them (own and the opponent's, thr_window_max; a
+ *      four counts as a three: it wins nothing by itself), the first that
+ *      leaves the opponent no VCF, preferring (while time lasts) one that
+ *      leaves it no VCT either.
  * The engine never plays an occupied point, never a forbidden point as
  * black under renju, and with an empty board it plays the centre (h8).
  *
