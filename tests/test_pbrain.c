@@ -172,26 +172,38 @@ static void test_mapping(void **state)
     assert_non_null(strstr(r.err, "a14 (0,1) block"));
 }
 
-/* White's only five point is a double-three for black: black must play elsewhere, legally. */
+/* White's only five point is a double-three for black: black must play elsewhere, legally; under
+ * freestyle (INFO rule 0) and standard (1) it is an ordinary block; rule 2 is read as renju. */
 static void test_no_forbidden_move(void **state)
 {
     (void)state;
     const char *black = "f8 g8 h6 h7 m13", *white = "i9 j10 k11 l12 a1";
-    char in[2048] = "START 15\nINFO rule 4\nINFO timeout_turn 300\n";
-    board_cmd(in, sizeof in, black, white);
-    strcat(in, "END\n");
-    Run r;
-    run_input(&r, in, "pbrain", "--no-db", "--quiet", NULL);
-    assert_int_equal(r.code, 0);
-    char lines[MAX_LINES][LINE_LEN];
-    assert_int_equal(split(r.out, lines, MAX_LINES), 2);
-    int x, y;
-    assert_true(move_reply(lines[1], &x, &y));
-    Board b = parse_pos("B:f8,g8,h6,h7,m13 W:i9,j10,k11,l12,a1", BLACK);
-    Point p = point_make(x, 14 - y);
-    assert_true(rules_is_forbidden(&b, point_make(7, 7))); /* h8: the test's premise */
-    assert_int_equal(board_at(&b, p), EMPTY);
-    assert_false(rules_is_forbidden(&b, p));
+    static const char *const rules[] = {"4", "0", "1", "2"};
+    for (int i = 0; i < 4; i++) {
+        char in[2048];
+        snprintf(in, sizeof in, "START 15\nINFO rule %s\nINFO timeout_turn 300\n", rules[i]);
+        board_cmd(in, sizeof in, black, white);
+        strcat(in, "END\n");
+        Run r;
+        run_input(&r, in, "pbrain", "--no-db", "--quiet", NULL);
+        assert_int_equal(r.code, 0);
+        char lines[MAX_LINES][LINE_LEN];
+        int n = split(r.out, lines, MAX_LINES);
+        assert_int_equal(n, i == 3 ? 3 : 2);
+        if (i == 3)
+            assert_prefix(lines[1], "MESSAGE rule 2 read as renju");
+        int x, y;
+        assert_true(move_reply(lines[n - 1], &x, &y));
+        if (i == 1 || i == 2) {
+            assert_string_equal(lines[n - 1], "7,7");
+            continue;
+        }
+        Board b = parse_pos("B:f8,g8,h6,h7,m13 W:i9,j10,k11,l12,a1", BLACK);
+        Point p = point_make(x, 14 - y);
+        assert_true(rules_is_forbidden(&b, point_make(7, 7))); /* h8: the test's premise */
+        assert_int_equal(board_at(&b, p), EMPTY);
+        assert_false(rules_is_forbidden(&b, p));
+    }
 }
 
 /* Read one reply line of an engine (MESSAGE lines skipped); fails on end of output. */
