@@ -145,6 +145,13 @@ static void test_session(void **state)
     assert_string_not_equal(lines[12], "7,6");
     assert_string_not_equal(lines[15], "7,7");
     assert_non_null(strstr(lines[16], "two stones"));
+    /* Usage errors before any protocol: exit 64, one line on stderr, nothing on stdout. */
+    run_input(&r, "START 15\n", "pbrain", "extra", NULL);
+    assert_int_equal(r.code, 64);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "no arguments"));
+    run_input(&r, "START 15\n", "pbrain", "--threads", "0", NULL);
+    assert_int_equal(r.code, 64);
 }
 
 /* Coordinates: x is the column from the left, y the row from the TOP; both colours. */

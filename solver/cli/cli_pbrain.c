@@ -344,6 +344,11 @@ int cmd_pbrain(int argc, char **argv)
     int rc = cli_parse(argc, argv, &a);
     if (rc)
         return rc;
+    if (a.help) { /* pbrain-renju --help (renju pbrain --help is answered by main) */
+        printf("usage: pbrain-renju [--db PATH|--no-db] [--rules R] [--time S] [--threads N] [--quiet]\n"
+               "  the Gomocup/Piskvork engine protocol on stdin/stdout (docs/cli.md \"renju pbrain\")\n");
+        return EXIT_DONE;
+    }
     if (a.npos > 0)
         return cli_error(EXIT_USAGE, "pbrain takes no arguments (it reads the protocol on stdin)");
     Db *db = NULL;
