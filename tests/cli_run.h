@@ -7,6 +7,7 @@
 #define RJ_TEST_CLI_RUN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 typedef struct {
@@ -27,6 +28,17 @@ void run(Run *r, const char *arg, ...);
  * the returned child with run_wait.  No sleep stands in for this wait.
  */
 pid_t run_until(const char *out_path, const char *err_path, const char *needle, const char *arg, ...);
+
+/* run() with the text input on the program's standard input. */
+void run_input(Run *r, const char *input, const char *arg, ...);
+
+/*
+ * Start the program bin (NULL: renju) with the NULL-terminated argument list,
+ * its standard input and output connected to *to and *from (line-buffered
+ * streams the caller closes), its stderr left as the test's.  Reap it with
+ * run_wait.  For protocols spoken line by line (renju pbrain).
+ */
+pid_t run_piped(const char *bin, FILE **to, FILE **from, const char *arg, ...);
 
 /* Wait for child pid: its exit code, or -1 when a signal ended it. */
 int run_wait(pid_t pid);

@@ -110,5 +110,6 @@ int cmd_query(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_opening(int argc, char **argv);
+int cmd_pbrain(int argc, char **argv);
 
 #endif /* RJ_CLI_H */

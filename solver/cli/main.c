@@ -13,6 +13,8 @@ typedef struct {
     const char *usage;
 } Command;
 
+/* The usage column is aligned by hand. */
+/* clang-format off */
 static const Command COMMANDS[] = {
     {"openings", cmd_openings, "openings [--json]                      list the 26 openings"},
     {"show", cmd_show, "show POSITION [--json]                 draw the board, forbidden points marked"},
@@ -32,8 +34,10 @@ static const Command COMMANDS[] = {
      "opening search|status POSITION [--goal win|w4|fair-n] [--job-nodes N] [--time S] [--workers W]  opening-level "
      "search"},
     {"batch", cmd_batch, "batch plan POSITION [--depth D] [--out PLAN] | run PLAN [--shard I/N] [--db PATH] [budget]"},
+    {"pbrain", cmd_pbrain, "pbrain [--db PATH|--no-db] [--time S]   Gomocup/Piskvork engine on stdin/stdout"},
     {"bench", cmd_bench, "bench                                  fixed benchmark, prints Bench: <signature>"},
 };
+/* clang-format on */
 enum { NUM_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 
 static void usage(FILE *f)
@@ -66,9 +70,19 @@ static int help(int i)
     return EXIT_DONE;
 }
 
+/* Run as "pbrain-..." (the name Gomocup managers look for): the engine protocol, options from argv[1]. */
+static bool called_as_pbrain(const char *argv0)
+{
+    const char *base = strrchr(argv0, '/');
+    base = base ? base + 1 : argv0;
+    return !strncmp(base, "pbrain-", 7);
+}
+
 int main(int argc, char **argv)
 {
     rules_init();
+    if (argc >= 1 && called_as_pbrain(argv[0]))
+        return cmd_pbrain(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
