@@ -122,9 +122,9 @@ static void test_examples_run(void **state)
         char *w[MAX_WORDS];
         int n = split(line, w);
         assert_true(n >= 1);
-        run_input(&r, "", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12], w[13], w[14], w[15],
-            w[16], w[17], w[18], w[19], w[20], w[21], w[22], w[23], w[24], w[25], w[26], w[27], w[28], w[29], w[30],
-            NULL);
+        run_input(&r, "", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12], w[13], w[14],
+                  w[15], w[16], w[17], w[18], w[19], w[20], w[21], w[22], w[23], w[24], w[25], w[26], w[27], w[28],
+                  w[29], w[30], NULL);
         if (r.code != 0)
             fail_msg("example of %s: exit %d: %s", g_names[i], r.code, r.err);
         size_t m = strcspn(r.out, "\n");
