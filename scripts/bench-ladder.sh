@@ -47,7 +47,7 @@ unknown_in=
 compare=
 nicek=10
 keep=
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 64; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit "$1"; }
 while [ $# -gt 0 ]; do
     case "$1" in
     --renju) bin="$2"; shift 2 ;;
@@ -61,8 +61,8 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --nice) nicek="$2"; shift 2 ;;
     --raw) keep="$2"; shift 2 ;;
-    -h | --help) usage ;;
-    *) echo "bench-ladder.sh: unknown option '$1'" >&2; usage ;;
+    -h | --help) usage 0 ;;
+    *) echo "bench-ladder.sh: unknown option '$1'" >&2; usage 64 ;;
     esac
 done
 [ -x "$bin" ] || { echo "bench-ladder.sh: no executable $bin (build first)" >&2; exit 66; }

@@ -38,7 +38,7 @@ def read_raw(path):
                 res = f"error (exit {rc})"
             elif rc not in ("0", ""):
                 res = f"{res} (exit {rc})"
-            if d.get("checked") is False or d.get("check") == "failed":
+            if res == "proven" and d.get("verified") is False:
                 res += " (proof rejected)"
             rows.append({
                 "name": name,
@@ -48,6 +48,7 @@ def read_raw(path):
                 "work": d.get("nodes", 0),
                 "dfpn": d.get("dfpn_nodes", 0),
                 "proof": d.get("proof_nodes") if res == "proven" else None,
+                "checked": d.get("verified") is True,
                 "seconds": d.get("time_s", 0.0),
             })
     return rows
@@ -80,6 +81,8 @@ def print_table(rows, command, binary, solve):
     print("|---|---:|---|---|---:|---:|---:|---:|")
     for r in rows:
         proof = fmt_int(r["proof"]) if r["proof"] is not None else "-"
+        if r["checked"]:
+            proof += " checked"
         print(f"| {r['name']} | {r['stones']} | `{r['moves']}` | {r['result']} | {fmt_int(r['work'])} | "
               f"{fmt_int(r['dfpn'])} | {proof} | {r['seconds']:.2f} |")
     proven, work, med, secs = totals(rows)
@@ -109,7 +112,7 @@ def parse_md(path):
             d = dict(zip(cols, cells))
 
             def num(k):
-                v = d.get(k, "-").replace(",", "")
+                v = d.get(k, "-").replace(",", "").split(" ")[0]
                 try:
                     return int(v)
                 except ValueError:
