@@ -254,6 +254,15 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     Children *c = &w->stack[depth];
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = dfpn_node_gen(w, key, found, c);
+    /* A wide defender node the search came back to: its replies that lose to a VCT (dfpn_prune.c). */
+    if (found && !is_or && st.result == RESULT_UNKNOWN && dfpn_prune_wanted(w, c)) {
+        bool cached = gce->epoch == w->epoch && gce->key == key;
+        if (!cached || !gce->pruned) {
+            dfpn_prune_by_vct(w, key, c);
+            if (cached)
+                gce->pruned = true;
+        }
+    }
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };
@@ -422,6 +431,7 @@ static void solve_begin(Dfpn *s, const Board *b)
     atomic_store(&s->nodes, 0);
     atomic_store(&s->dfpn_nodes, 0);
     atomic_store(&s->sim_proven, 0);
+    atomic_store(&s->vct_pruned, 0);
     s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
@@ -520,6 +530,7 @@ static void solve_report(const Dfpn *s, const TTData *e, bool found, ThreadTotal
     res->nodes = atomic_load(&s->nodes);
     res->dfpn_nodes = atomic_load(&s->dfpn_nodes);
     res->sim_proven = atomic_load(&s->sim_proven);
+    res->vct_pruned = atomic_load(&s->vct_pruned);
     res->max_thread_nodes = atomic_load(&tot->max_thread_nodes);
     res->thread0_nodes = atomic_load(&tot->thread0_nodes);
     res->time_s = clock_now() - s->t0;

@@ -99,6 +99,12 @@ typedef struct {
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
     uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
     uint64_t vct_budget;     /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT, the default) */
+    /*
+     * VCT pruning (dfpn_prune.c): at a wide defender node the search comes
+     * back to, a VCT of this many nodes after a defender pass and, when it
+     * wins, after each reply (0: off).
+     */
+    uint64_t vct_prune_budget;
     uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none, the default) */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
@@ -123,6 +129,7 @@ typedef struct {
     uint64_t max_thread_nodes; /* the most work one thread did (parallel balance) */
     uint64_t thread0_nodes;    /* thread 0's work (the 1-thread search's order) */
     uint64_t sim_proven;       /* defences proven by simulation (DfpnConfig.sim_budget) */
+    uint64_t vct_pruned;       /* defences proven by VCT pruning (DfpnConfig.vct_prune_budget) */
     double time_s;
     ProofNum root_pn, root_dn;
 } DfpnResult;

@@ -81,14 +81,15 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
     }
     if (w)
         w->len = len;
-    if (s->cfg.vct_budget == 0)
+    uint64_t vct_budget = s->cfg.vct_budget > s->cfg.vct_prune_budget ? s->cfg.vct_budget : s->cfg.vct_prune_budget;
+    if (vct_budget == 0)
         return false;
     VctCtx *vct = vct_new(VCT_TT_LOG2, VCT_TREE);
     if (!vct)
         return false;
     ThreatOpts o;
     memset(&o, 0, sizeof o);
-    o.max_nodes = s->cfg.vct_budget * 20; /* a fresh context knows less than the search's */
+    o.max_nodes = vct_budget * 20; /* a fresh context knows less than the search's */
     VctResult vr;
     bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
     if (win && w) {

@@ -72,6 +72,7 @@ struct Dfpn {
     _Atomic uint64_t nodes; /* flushed work count of the current solve (df-pn + leaf threat nodes) */
     _Atomic uint64_t dfpn_nodes; /* df-pn nodes (MID calls) of finished workers */
     _Atomic uint64_t sim_proven; /* defences proven by simulation, of finished workers */
+    _Atomic uint64_t vct_pruned; /* defences proven by dfpn_prune_by_vct, of finished workers */
     _Atomic uint64_t root_numbers; /* the root's pn << 32 | dn as last computed (progress reports) */
     /*
      * The root's result, recorded by the first thread that solves it (0: not
@@ -111,6 +112,7 @@ typedef struct {
     uint32_t epoch; /* the worker's epoch when written: older entries are empty (0: never) */
     uint16_t n;
     bool complete, ordered;
+    bool pruned; /* dfpn_prune_by_vct ran on the node */
     Point mv[MAX_CHILDREN];
     uint8_t init_pn[MAX_CHILDREN];
 } GenCacheEntry;
@@ -136,6 +138,7 @@ typedef struct Worker {
     Children *stack; /* one per depth below the search root */
     Board sim_src;   /* the source position of a simulation (dfpn_sim.c) */
     uint64_t sim_proven;  /* defences it proved this solve */
+    uint64_t vct_pruned;  /* defences dfpn_prune_by_vct proved this solve */
     char pad[CACHE_LINE]; /* the workers lie in one array: keep the next one's fields off this one's lines */
 } Worker;
 
@@ -186,6 +189,7 @@ static inline void dfpn_cache_put(GenCacheEntry *e, uint32_t epoch, Key key, con
     e->n = (uint16_t)c->n;
     e->complete = c->complete;
     e->ordered = c->ordered;
+    e->pruned = false;
     memcpy(e->mv, c->mv, (size_t)c->n);
     for (int i = 0; i < c->n; i++)
         e->init_pn[i] = (uint8_t)c->init_pn[i];
@@ -211,6 +215,18 @@ NodeStatus dfpn_node_gen(Worker *w, Key key, bool found, Children *c);
  * so get pn 0 in c (and their proofs are in the TT).
  */
 void dfpn_simulate_siblings(Worker *w, int depth, Children *c, int src_i);
+
+/* ---- dfpn_prune.c ------------------------------------------------------------ */
+
+/* Is defender node c (the worker's board) one dfpn_prune_by_vct may prune (wide, pruning on)? */
+bool dfpn_prune_wanted(const Worker *w, const Children *c);
+
+/*
+ * When the attacker wins by VCT after a defender pass at the worker's board
+ * (TT key key, children c), prove each unsolved child the attacker still
+ * wins by VCT (stored in the TT as leaf wins).  See dfpn_prune.c.
+ */
+void dfpn_prune_by_vct(Worker *w, Key key, const Children *c);
 
 /* ---- dfpn_pool.c --------------------------------------------------------- */
 

@@ -172,11 +172,12 @@ static int worker_alloc(Worker *w, const DfpnConfig *cfg)
         w->stack = malloc(sizeof(Children) * MAX_PLY);
     if (!w->cache)
         w->cache = calloc((size_t)1 << GEN_CACHE_BITS, sizeof *w->cache);
-    if (!w->ng.vct && cfg->vct_budget && (w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE)))
+    bool want_vct = cfg->vct_budget || cfg->vct_prune_budget;
+    if (!w->ng.vct && want_vct && (w->ng.vct = vct_new(VCT_TT_LOG2, VCT_TREE)))
         vct_clear(w->ng.vct);
     if (!w->ng.vcf && (w->ng.vcf = vcf_new(VCF_TT_LOG2)))
         vcf_clear(w->ng.vcf);
-    if (!w->stack || !w->cache || (!w->ng.vct && cfg->vct_budget) || !w->ng.vcf)
+    if (!w->stack || !w->cache || (!w->ng.vct && want_vct) || !w->ng.vcf)
         return RJ_ENOMEM;
     if (w->epoch == 0)
         w->epoch = 1; /* cache entries of epoch 0 are empty */
@@ -253,9 +254,11 @@ void dfpn_worker_flush(Worker *w)
     atomic_fetch_add(&w->s->nodes, w->unflushed);
     atomic_fetch_add(&w->s->dfpn_nodes, w->dfpn_nodes);
     atomic_fetch_add(&w->s->sim_proven, w->sim_proven);
+    atomic_fetch_add(&w->s->vct_pruned, w->vct_pruned);
     w->unflushed = 0;
     w->dfpn_nodes = 0;
     w->sim_proven = 0;
+    w->vct_pruned = 0;
 }
 
 void dfpn_config_default(DfpnConfig *c)

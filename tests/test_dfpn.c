@@ -622,6 +622,28 @@ static void test_simulation(void **state)
     assert_true(used > 0);
 }
 
+/*
+ * VCT pruning (DfpnConfig.vct_prune_budget, off by default): on an opening
+ * position where it proves defences by VCT, the solve stays proven and the
+ * proof, whose pruned defences extraction proves again by VCT, passes
+ * proof_check (solve_cfg); the pruning count is deterministic.
+ */
+static void test_vct_pruning(void **state)
+{
+    (void)state;
+    Board b = parse_pos("h8 h9 i9 i11 j8 i8 j10", WHITE);
+    DfpnConfig cfg = black_cfg(64, 10000000);
+    Solved plain = solve_cfg(&b, &cfg);
+    assert_int_equal(plain.r.result, RESULT_PROVEN);
+    assert_int_equal(plain.r.vct_pruned, 0);
+    cfg.vct_prune_budget = 2000;
+    Solved a = solve_cfg(&b, &cfg), again = solve_cfg(&b, &cfg);
+    assert_int_equal(a.r.result, RESULT_PROVEN);
+    assert_true(a.r.vct_pruned > 0);
+    assert_int_equal(a.r.vct_pruned, again.r.vct_pruned);
+    assert_int_equal(a.r.nodes, again.r.nodes);
+}
+
 static void test_stop_flag(void **state)
 {
     (void)state;
@@ -651,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_solver_reuse),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_simulation),
+        cmocka_unit_test(test_vct_pruning),
         cmocka_unit_test(test_tt_growth),
         cmocka_unit_test(test_solved_store),
         cmocka_unit_test(test_set_config),

@@ -63,6 +63,10 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
         cli_json_str(stdout, pv);
         printf(",\"dfpn_nodes\":%llu,\"root_pn\":%u,\"root_dn\":%u,\"max_thread_nodes\":%llu",
                (unsigned long long)r->dfpn_nodes, r->root_pn, r->root_dn, (unsigned long long)r->max_thread_nodes);
+        if (r->vct_pruned)
+            printf(",\"vct_pruned\":%llu", (unsigned long long)r->vct_pruned);
+        if (r->sim_proven)
+            printf(",\"sim_proven\":%llu", (unsigned long long)r->sim_proven);
         if (r->candidates_refuted)
             printf(",\"note\":\"no win among candidate moves\"");
         if (o->have_proof)
@@ -154,6 +158,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *fb = getenv("RENJU_VCF_BUDGET"); /* tuning knob: nodes of each leaf VCF (unset or 0: 2000) */
     if (fb)
         cfg.vcf_budget = strtoull(fb, NULL, 10);
+    const char *pb = getenv("RENJU_VCT_PRUNE"); /* tuning knob: VCT pruning's budget (dfpn_prune.c; 0: off) */
+    if (pb)
+        cfg.vct_prune_budget = strtoull(pb, NULL, 10);
     const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
     if (sb)
         cfg.sim_budget = strtoull(sb, NULL, 10);
