@@ -99,6 +99,7 @@ typedef struct {
     bool full_width;         /* attacker: every legal move and the pass (exact disproofs, slow) */
     uint64_t vcf_budget;     /* nodes of each leaf VCF (0: default) */
     uint64_t vct_budget;     /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT, the default) */
+    int vct_order;           /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;

@@ -37,6 +37,8 @@ typedef struct {
     const char *db;     /* --db PATH (NULL: $RENJU_DB or ./renju.lmdb) */
     bool shortest;      /* --shortest */
     bool children;      /* --children */
+    int order;          /* --order K (vct threat order, 1..4; 0: not given) */
+    bool check;         /* --check (vct: write the proof of a win and check it) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;

@@ -89,24 +89,40 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 
 int cli_parse(int argc, char **argv, CliArgs *a)
 {
-    enum { O_JSON = 256, O_QUIET, O_RULES, O_TOMOVE, O_SIDE, O_NODES, O_TIME, O_TTMB,
-           O_THREADS, O_DB, O_SHORTEST, O_CHILDREN };
+    enum {
+        O_JSON = 256,
+        O_QUIET,
+        O_RULES,
+        O_TOMOVE,
+        O_SIDE,
+        O_NODES,
+        O_TIME,
+        O_TTMB,
+        O_THREADS,
+        O_DB,
+        O_SHORTEST,
+        O_CHILDREN,
+        O_ORDER,
+        O_CHECK
+    };
     static const struct option opts[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "quiet", no_argument, NULL, O_QUIET },
-        { "rules", required_argument, NULL, O_RULES },
-        { "to-move", required_argument, NULL, O_TOMOVE },
-        { "side", required_argument, NULL, O_SIDE },
-        { "attacker", required_argument, NULL, O_SIDE },
-        { "nodes", required_argument, NULL, O_NODES },
-        { "time", required_argument, NULL, O_TIME },
-        { "tt-mb", required_argument, NULL, O_TTMB },
-        { "threads", required_argument, NULL, O_THREADS },
-        { "db", required_argument, NULL, O_DB },
-        { "shortest", no_argument, NULL, O_SHORTEST },
-        { "children", no_argument, NULL, O_CHILDREN },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"json", no_argument, NULL, O_JSON},
+        {"quiet", no_argument, NULL, O_QUIET},
+        {"rules", required_argument, NULL, O_RULES},
+        {"to-move", required_argument, NULL, O_TOMOVE},
+        {"side", required_argument, NULL, O_SIDE},
+        {"attacker", required_argument, NULL, O_SIDE},
+        {"nodes", required_argument, NULL, O_NODES},
+        {"time", required_argument, NULL, O_TIME},
+        {"tt-mb", required_argument, NULL, O_TTMB},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"db", required_argument, NULL, O_DB},
+        {"shortest", no_argument, NULL, O_SHORTEST},
+        {"children", no_argument, NULL, O_CHILDREN},
+        {"order", required_argument, NULL, O_ORDER},
+        {"check", no_argument, NULL, O_CHECK},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
     a->rules = RULE_RENJU;
@@ -163,6 +179,16 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_DB: a->db = optarg; break;
         case O_SHORTEST: a->shortest = true; break;
         case O_CHILDREN: a->children = true; break;
+        case O_CHECK:
+            a->check = true;
+            break;
+        case O_ORDER:
+            if (parse_num("--order", optarg, 1, 4, &v))
+                return EXIT_USAGE;
+            if (v != (int)v)
+                return cli_error(EXIT_USAGE, "bad value '%s' for --order", optarg);
+            a->order = (int)v;
+            break;
         case ':':
         case '?':
         default: {
