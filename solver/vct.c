@@ -321,6 +321,40 @@ static bool wide_threat(VctCtx *c, Board *b)
     return t;
 }
 
+/*
+ * Order 2: can an attacker stone on empty p be a threat, a VCF of a four, a
+ * second four (or double win) and a five after a pass?  A necessary
+ * condition, derived: if p lies on the first four's line, that four's
+ * window holds p, the four's point and two attacker stones; if not, the
+ * first four is one the attacker can make now (its window's stones are on
+ * the board), and a window of the second four's five holds p, that four's
+ * point and two stones of the board or the first four.  So p shares a
+ * five-window free of defender stones with two attacker stones, or with one
+ * and a point where the attacker makes a four now (four_pts).
+ */
+static bool order2_candidate(const Board *b, Point p, Color att, const uint64_t four_pts[4])
+{
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        unsigned own = b->line[att - 1][d][idx];
+        unsigned blk = b->line[2 - att][d][idx] | (uint16_t)~board_line_valid(d, idx);
+        for (int s = pos - 4; s <= pos; s++) {
+            unsigned w = 0x1fu << s;
+            if (s < 0 || s > BOARD_SIZE - 5 || (blk & w))
+                continue;
+            int k = thr_pop16(own & w);
+            if (k >= 2)
+                return true;
+            for (int q = s; k == 1 && q < s + 5; q++) {
+                Point pt = thr_line_point(d, idx, q);
+                if (q != pos && !(own >> q & 1) && (four_pts[pt >> 6] >> (pt & 63) & 1))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* ---- expansion ---------------------------------------------------------- */
 
 /*
@@ -392,6 +426,8 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
     for (int i = 0; i < n3; i++) {
         Point p = buf[i];
         if (seen[p >> 6] >> (p & 63) & 1)
+            continue;
+        if (c->order == 2 && !order2_candidate(b, p, c->att, seen))
             continue;
         if (!thr_legal(b, p, c->att, c->rs))
             continue;
