@@ -33,6 +33,7 @@ typedef struct {
     long long nodes;    /* --nodes N (0: unlimited) */
     double time_s;      /* --time SECONDS (0: unlimited) */
     long tt_mb;         /* --tt-mb MB */
+    bool tt_mb_set;     /* --tt-mb was given (else tt_mb is the default) */
     int threads;        /* --threads N */
     const char *db;     /* --db PATH (NULL: $RENJU_DB or ./renju.lmdb) */
     bool shortest;      /* --shortest */

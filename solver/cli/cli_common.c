@@ -170,6 +170,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
             if (parse_num("--tt-mb", optarg, 1, 1 << 20, &v))
                 return EXIT_USAGE;
             a->tt_mb = (long)v;
+            a->tt_mb_set = true;
             break;
         case O_THREADS:
             if (parse_num("--threads", optarg, 1, 1024, &v))

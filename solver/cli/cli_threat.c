@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "cli.h"
@@ -126,6 +127,26 @@ static int check_vct_proof(VctCtx *ctx, Board *b, Color side, RuleSet rs, uint64
     return 0;
 }
 
+/*
+ * Memory for the VCT's tables: --tt-mb when given; else what the budget can
+ * use (the strict order's tree takes about 5 nodes of 20 bytes per node of
+ * work: 128 bytes a node), at least the 256 MiB default and at most half of
+ * the machine's memory.  The tree grows on demand, so a large cap costs
+ * nothing until the search needs it.
+ */
+static size_t vct_memory(const CliArgs *a, uint64_t budget)
+{
+    size_t mem = (size_t)a->tt_mb << 20;
+    if (a->tt_mb_set || budget == 0)
+        return mem;
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    uint64_t half = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize / 2 : (uint64_t)mem;
+    uint64_t want = budget > UINT64_MAX / 128 ? UINT64_MAX : budget * 128;
+    if (want > half)
+        want = half;
+    return want > mem ? (size_t)want : mem;
+}
+
 int cmd_vct(int argc, char **argv)
 {
     CliArgs a;
@@ -140,7 +161,7 @@ int cmd_vct(int argc, char **argv)
     o.order = a.order ? a.order : 1;
     int log2;
     uint32_t tree;
-    vct_size_for(o.max_nodes, (size_t)a.tt_mb << 20, &log2, &tree);
+    vct_size_for(o.max_nodes, vct_memory(&a, o.max_nodes), &log2, &tree);
     VctCtx *ctx = vct_new(log2, tree);
     if (!ctx)
         return cli_error(EXIT_SOFTWARE, "out of memory");

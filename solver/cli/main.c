@@ -28,9 +28,10 @@ static const char VCT_HELP[] = "\nA VCT is a win by continuous threats: every at
                                "     a higher cost per node.\n"
                                "Results: win (with a principal line), none (no VCT of this order within\n"
                                "40 attacker moves: not a proof that the attacker cannot win), unknown\n"
-                               "(budget).  --nodes N bounds the work; the tables grow with N within\n"
-                               "--tt-mb MB of memory (default 256).  Every win is sound: its proof tree\n"
-                               "passes the independent checker (--check writes and checks it).\n";
+                               "(budget).  --nodes N bounds the work; the tables grow with N (about 128\n"
+                               "bytes a node, at least 256 MiB; --tt-mb MB caps them).  Every win is\n"
+                               "sound: its proof tree passes the independent checker (--check writes\n"
+                               "and checks it).\n";
 
 static const Command COMMANDS[] = {
     {"openings", cmd_openings, "openings [--json]                      list the 26 openings"},
