@@ -130,9 +130,10 @@ static int check_vct_proof(VctCtx *ctx, Board *b, Color side, RuleSet rs, uint64
 /*
  * Memory for the VCT's tables: --tt-mb when given; else what the budget can
  * use (the strict order's tree takes about 5 nodes of 20 bytes per node of
- * work: 128 bytes a node), at least the 256 MiB default and at most half of
- * the machine's memory.  The tree grows on demand, so a large cap costs
- * nothing until the search needs it.
+ * work, up to 6 on some positions, plus the hash tables: 192 bytes a node),
+ * at least the 256 MiB default and at most half of the machine's memory.
+ * The tree grows on demand, so a large cap costs nothing until the search
+ * needs it.
  */
 static size_t vct_memory(const CliArgs *a, uint64_t budget)
 {
@@ -141,7 +142,7 @@ static size_t vct_memory(const CliArgs *a, uint64_t budget)
         return mem;
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
     uint64_t half = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize / 2 : (uint64_t)mem;
-    uint64_t want = budget > UINT64_MAX / 128 ? UINT64_MAX : budget * 128;
+    uint64_t want = budget > UINT64_MAX / 192 ? UINT64_MAX : budget * 192;
     if (want > half)
         want = half;
     return want > mem ? (size_t)want : mem;

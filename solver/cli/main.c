@@ -28,7 +28,7 @@ static const char VCT_HELP[] = "\nA VCT is a win by continuous threats: every at
                                "     a higher cost per node.\n"
                                "Results: win (with a principal line), none (no VCT of this order within\n"
                                "40 attacker moves: not a proof that the attacker cannot win), unknown\n"
-                               "(budget).  --nodes N bounds the work; the tables grow with N (about 128\n"
+                               "(budget).  --nodes N bounds the work; the tables grow with N (about 192\n"
                                "bytes a node, at least 256 MiB; --tt-mb MB caps them).  Every win is\n"
                                "sound: its proof tree passes the independent checker (--check writes\n"
                                "and checks it).\n";
