@@ -106,6 +106,7 @@ typedef struct {
      */
     uint64_t vct_prune_budget;
     uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none, the default) */
+    int vct_order;           /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;

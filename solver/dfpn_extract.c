@@ -90,6 +90,7 @@ bool dfpn_leaf_win(const Dfpn *s, Board *b, Color attacker, ProofWriter *w, uint
     ThreatOpts o;
     memset(&o, 0, sizeof o);
     o.max_nodes = vct_budget * 20; /* a fresh context knows less than the search's */
+    o.order = s->cfg.vct_order;
     VctResult vr;
     bool win = vct_search(vct, b, attacker, rs, &o, &vr) == 0 && vr.result == RESULT_PROVEN;
     if (win && w) {

@@ -285,10 +285,11 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
 /* The fields of cfg (its defaults filled in) the node rules read. */
 static NodeRules node_rules_of(const DfpnConfig *cfg)
 {
-    return (NodeRules){ .rules = cfg->rules,
-                        .full_width = cfg->full_width,
-                        .vcf_budget = cfg->vcf_budget,
-                        .vct_budget = cfg->vct_budget };
+    return (NodeRules){.rules = cfg->rules,
+                       .full_width = cfg->full_width,
+                       .vcf_budget = cfg->vcf_budget,
+                       .vct_budget = cfg->vct_budget,
+                       .vct_order = cfg->vct_order};
 }
 
 /*
@@ -313,7 +314,7 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
 {
     /* The TT's entries depend on the rule set and on candidate-only vs full-width disproofs. */
     if (cfg->threads < 1 || cfg->tt_mb != s->cfg.tt_mb || cfg->rules != s->cfg.rules ||
-        cfg->full_width != s->cfg.full_width)
+        cfg->full_width != s->cfg.full_width || cfg->vct_order < 0 || cfg->vct_order > VCT_MAX_ORDER)
         return RJ_EBADARG;
     s->cfg = effective_config(cfg);
     s->node_rules = node_rules_of(&s->cfg);
@@ -327,7 +328,7 @@ int dfpn_set_config(Dfpn *s, const DfpnConfig *cfg)
 int dfpn_create(Dfpn **out, const DfpnConfig *cfg)
 {
     *out = NULL;
-    if (cfg->threads < 1 || cfg->tt_mb < 1)
+    if (cfg->threads < 1 || cfg->tt_mb < 1 || cfg->vct_order < 0 || cfg->vct_order > VCT_MAX_ORDER)
         return RJ_EBADARG;
     Dfpn *s = calloc(1, sizeof *s);
     if (!s)

@@ -164,6 +164,7 @@ static NodeStatus gen_or(const NodeRules *nr, Board *b, Color att, Children *c, 
         ThreatOpts o;
         memset(&o, 0, sizeof o);
         o.max_nodes = nr->vct_budget;
+        o.order = nr->vct_order;
         VctResult vr;
         if (vct_search(x->vct, b, att, rs, &o, &vr) == 0) {
             x->threat_nodes += vr.nodes;

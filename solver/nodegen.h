@@ -28,6 +28,7 @@ typedef struct {
     bool full_width;     /* attacker: every legal move and the pass, not only the candidates */
     uint64_t vcf_budget; /* nodes of each leaf VCF */
     uint64_t vct_budget; /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT) */
+    int vct_order;       /* its threat order (vct.h; 0 or 1: strict) */
 } NodeRules;
 
 /* The children of one node. */

@@ -50,6 +50,7 @@ typedef struct {
     const atomic_bool *stop; /* may be NULL; polled every few hundred nodes */
     int max_depth;           /* max attacker moves (five included); 0: unlimited */
     bool shortest;           /* VCF: return a line with the fewest attacker moves */
+    int order;               /* VCT: the threat order (vct.h); 0 or 1: strict, the default */
 } ThreatOpts;
 
 enum { VCF_MAX_LINE = 2 * BOARD_POINTS };

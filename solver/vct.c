@@ -1,4 +1,4 @@
-/* vct.c - see vct.h. */
+/* vct.c - see vct.h; the principal line and the proof are in vct_proof.c. */
 #include "vct.h"
 
 #include <stdlib.h>
@@ -9,44 +9,10 @@
 #include "error.h"
 #include "rules.h"
 #include "threat.h"
+#include "vct_impl.h"
 #include "zobrist.h"
 
-/* Node kinds: open (not expanded), inner (expanded with children), terminals. */
-enum { K_OPEN, K_INNER, K_FIVE, K_DOUBLE, K_VCF, K_DONE, K_LOST };
-enum { DEFAULT_DEPTH = 40, MAX_DEPTH = 250, POLL_MASK = 63 };
-
-typedef struct {
-    ProofNum pn, dn;
-    uint32_t child; /* index of the first child (children are contiguous) */
-    uint16_t nchild;
-    Point move; /* move leading to this node */
-    uint8_t kind;
-    Point win; /* K_FIVE: the five point; K_DOUBLE: the double-win move */
-} Node;
-
-struct VctCtx {
-    VcfCtx *vcf;
-    Node *node;
-    uint32_t cap, used;
-    uint64_t vcf_budget;
-    /* per search */
-    Color att, def;
-    RuleSet rs;
-    bool root_or, abort;
-    uint64_t nodes, max_nodes;
-    double deadline;
-    const atomic_bool *stop;
-    int max_depth;
-    Key root_key, salt;
-    /*
-     * Disproof table: "no VCT here within r more attacker moves" facts, 2-way
-     * buckets; entry = bits 8..63 of (key ^ salt), bits 0..7 = r.  0 = empty.
-     * Facts stay true, so the table persists across searches.
-     */
-    uint64_t *dis;
-    uint64_t dis_mask;
-    bool proven;
-};
+enum { DEFAULT_DEPTH = 40, MAX_DEPTH = 250, POLL_MASK = 63, TREE_START = 1 << 12 };
 
 VctCtx *vct_new(int tt_log2, uint32_t max_tree)
 {
@@ -56,7 +22,8 @@ VctCtx *vct_new(int tt_log2, uint32_t max_tree)
     if (max_tree < 16)
         max_tree = 16;
     c->vcf = vcf_new(tt_log2);
-    c->node = malloc((size_t)max_tree * sizeof *c->node);
+    c->alloc = max_tree < TREE_START ? max_tree : TREE_START;
+    c->node = malloc((size_t)c->alloc * sizeof *c->node);
     int dl = tt_log2 < 10 ? 10 : tt_log2 > 24 ? 24 : tt_log2;
     c->dis = calloc((size_t)1 << dl, sizeof *c->dis);
     c->dis_mask = ((uint64_t)1 << dl) - 1;
@@ -67,6 +34,21 @@ VctCtx *vct_new(int tt_log2, uint32_t max_tree)
     c->cap = max_tree;
     c->vcf_budget = 2000;
     return c;
+}
+
+/* Bytes of vct_new's hash tables for tt_log2 = k: the VCF table and the disproof table, 8 bytes an entry. */
+static uint64_t table_bytes(int k) { return ((uint64_t)8 << k) + ((uint64_t)8 << (k < 24 ? k : 24)); }
+
+void vct_size_for(uint64_t budget, size_t mem_bytes, int *tt_log2, uint32_t *max_tree)
+{
+    _Static_assert(sizeof(VctNode) == VCT_NODE_BYTES, "VCT_NODE_BYTES is the node's size");
+    int k = 10;
+    while (k < 28 && (budget == 0 || ((uint64_t)1 << k) < 2 * budget) && table_bytes(k + 1) <= mem_bytes / 4)
+        k++;
+    *tt_log2 = k;
+    uint64_t rest = mem_bytes > table_bytes(k) ? mem_bytes - table_bytes(k) : 0;
+    uint64_t nodes = rest / VCT_NODE_BYTES;
+    *max_tree = nodes > UINT32_MAX / 2 ? UINT32_MAX / 2 : nodes < (1u << 16) ? (1u << 16) : (uint32_t)nodes;
 }
 
 void vct_free(VctCtx *ctx)
@@ -194,33 +176,56 @@ static bool out_of_budget(VctCtx *c)
     return false;
 }
 
-static void set_proven(Node *n, int kind)
+static void set_proven(VctNode *n, int kind)
 {
     n->kind = (uint8_t)kind;
     n->pn = 0;
     n->dn = PN_INF;
 }
 
-static void set_lost(Node *n)
+static void set_lost(VctNode *n)
 {
     n->kind = K_LOST;
     n->pn = PN_INF;
     n->dn = 0;
 }
 
-/* Give node n the children moves[0..k); false when the tree is full. */
+/* Grow the tree to hold `need` nodes (doubling, up to the cap); false when it cannot. */
+static bool tree_reserve(VctCtx *c, uint64_t need)
+{
+    if (need <= c->alloc)
+        return true;
+    if (need > c->cap)
+        return false;
+    uint64_t n = c->alloc;
+    while (n < need)
+        n *= 2;
+    if (n > c->cap)
+        n = c->cap;
+    VctNode *p = realloc(c->node, (size_t)n * sizeof *p);
+    if (!p)
+        return false;
+    c->node = p;
+    c->alloc = (uint32_t)n;
+    return true;
+}
+
+/*
+ * Give node n the children moves[0..k); false when the tree is full.  The
+ * tree may move: callers hold no VctNode pointer across this call.
+ */
 static bool add_children(VctCtx *c, uint32_t n, const Point *moves, int k, bool or_node)
 {
-    if (c->used + (uint32_t)k > c->cap) {
+    if (!tree_reserve(c, (uint64_t)c->used + (uint64_t)k)) {
         c->abort = true;
         return false;
     }
-    Node *nd = &c->node[n];
+    VctNode *nd = &c->node[n];
     nd->child = c->used;
     nd->nchild = (uint16_t)k;
     nd->kind = K_INNER;
     for (int i = 0; i < k; i++) {
-        Node *ch = &c->node[c->used++];
+        VctNode *ch = &c->node[c->used++];
         memset(ch, 0, sizeof *ch);
         ch->pn = ch->dn = 1;
         ch->move = moves[i];
@@ -238,6 +243,120 @@ static bool has_threat(VctCtx *c, Board *b)
     return thr_five_points(b, c->att, c->rs, buf) > 0 || thr_double_wins(b, c->att, c->rs, buf, true) > 0;
 }
 
+/* ---- the wide order ----------------------------------------------------- */
+
+bool vct_short_vcf(VctCtx *c, Board *b, VcfResult *vr)
+{
+    ThreatOpts o = {.max_nodes = VCT_SHORT_VCF_BUDGET, .max_depth = c->order + 1, .stop = c->stop};
+    vcf_search(c->vcf, b, c->att, c->rs, &o, vr);
+    c->nodes += vr->nodes;
+    if (vr->result == RESULT_UNKNOWN)
+        c->abort = true;
+    return vr->result == RESULT_PROVEN;
+}
+
+/*
+ * The defender's replies to a wide threat (defender to move on b, no five
+ * point for either side): writes to out the legal defender moves after which
+ * the attacker has no short VCF and returns their count; -1: no short VCF
+ * after a pass either (no threat); -2: stopped (c->abort).  Each other move
+ * is confirmed: far from the line (vcf_line_zone: it cannot change any point
+ * the line reads, and makes no defender four), or the line replays after it
+ * (vcf_line_holds), or a short VCF is found after it.
+ */
+static int wide_defences(VctCtx *c, Board *b, Point *out)
+{
+    VcfResult *line = &c->line;
+    uint64_t zone[4] = {0, 0, 0, 0}, dfour[4] = {0, 0, 0, 0};
+    board_play(b, POINT_PASS);
+    bool threat = vct_short_vcf(c, b, line);
+    bool far_ok = threat && vcf_line_zone(b, c->att, c->rs, line->line, line->len, zone);
+    board_undo(b);
+    if (c->abort)
+        return -2;
+    if (!threat)
+        return -1;
+    Point f[BOARD_POINTS];
+    int nf = thr_four_moves(b, c->def, c->rs, f);
+    for (int i = 0; i < nf; i++)
+        dfour[f[i] >> 6] |= UINT64_C(1) << (f[i] & 63);
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        uint64_t bit = UINT64_C(1) << (p & 63);
+        if (board_at(b, (Point)p) != EMPTY || (far_ok && !((zone[p >> 6] | dfour[p >> 6]) & bit)))
+            continue;
+        if (!thr_legal(b, (Point)p, c->def, c->rs))
+            continue;
+        board_play(b, (Point)p);
+        bool holds =
+            vcf_line_holds(b, c->att, c->rs, (Point)p, line->line, line->len) || vct_short_vcf(c, b, &c->scratch);
+        board_undo(b);
+        if (c->abort)
+            return -2;
+        if (!holds)
+            out[n++] = (Point)p;
+    }
+    return n;
+}
+
+int vct_wide_defences(VctCtx *ctx, Board *b, RuleSet rs, int order, Point *out)
+{
+    if (order < 2 || order > VCT_MAX_ORDER)
+        return -1;
+    ctx->att = color_other(b->to_move);
+    ctx->def = b->to_move;
+    ctx->rs = rs;
+    ctx->order = order;
+    ctx->stop = NULL;
+    ctx->abort = false;
+    return wide_defences(ctx, b, out);
+}
+
+/* Wide order: is the attacker's move p (legal, made on b) a threat: a short VCF if the defender passed? */
+static bool wide_threat(VctCtx *c, Board *b)
+{
+    board_play(b, POINT_PASS);
+    bool t = vct_short_vcf(c, b, &c->scratch);
+    board_undo(b);
+    return t;
+}
+
+/*
+ * Order 2: can an attacker stone on empty p be a threat, a VCF of a four, a
+ * second four (or double win) and a five after a pass?  A necessary
+ * condition, derived: if p lies on the first four's line, that four's
+ * window holds p, the four's point and two attacker stones; if not, the
+ * first four is one the attacker can make now (its window's stones are on
+ * the board), and a window of the second four's five holds p, that four's
+ * point and two stones of the board or the first four.  So p shares a
+ * five-window free of defender stones with two attacker stones, or with one
+ * and a point where the attacker makes a four now (four_pts).
+ */
+static bool order2_candidate(const Board *b, Point p, Color att, const uint64_t four_pts[4])
+{
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int idx = board_line_index(p, d), pos = board_line_pos(p, d);
+        unsigned own = b->line[att - 1][d][idx];
+        unsigned blk = b->line[2 - att][d][idx] | (uint16_t)~board_line_valid(d, idx);
+        for (int s = pos - 4; s <= pos; s++) {
+            unsigned w = 0x1fu << s;
+            if (s < 0 || s > BOARD_SIZE - 5 || (blk & w))
+                continue;
+            int k = thr_pop16(own & w);
+            if (k >= 2)
+                return true;
+            for (int q = s; k == 1 && q < s + 5; q++) {
+                Point pt = thr_line_point(d, idx, q);
+                if (q != pos && !(own >> q & 1) && (four_pts[pt >> 6] >> (pt & 63) & 1))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* ---- expansion ---------------------------------------------------------- */
+
 /*
  * Expand an attacker node (attacker to move); depth = attacker moves made so
  * far.  Below the root the attacker has no five point (its four was blocked,
@@ -245,7 +364,7 @@ static bool has_threat(VctCtx *c, Board *b)
  */
 static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
 {
-    Node *nd = &c->node[n];
+    VctNode *nd = &c->node[n];
     Point buf[BOARD_POINTS], mv[BOARD_POINTS], f[8];
     if (root && thr_five_points(b, c->att, c->rs, buf) > 0) {
         nd->win = buf[0];
@@ -262,7 +381,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
     if (nd5 == 1) {
         Point p = buf[0];
         bool ok = thr_legal(b, p, c->att, c->rs);
-        if (ok) {
+        if (ok && c->order < 2) { /* wide order: the defender node after the block tests its threat */
             board_play(b, p);
             ok = has_threat(c, b);
             board_undo(b);
@@ -292,7 +411,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
             return;
         }
     }
-    /* Threat moves: legal fours, then legal threes. */
+    /* Threat moves: legal fours, then legal threes (wide order: moves leaving a short VCF after a pass). */
     uint64_t seen[4] = {0, 0, 0, 0};
     int k = 0;
     int n4 = thr_four_moves(b, c->att, c->rs, buf);
@@ -302,16 +421,21 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
             mv[k++] = buf[i];
     }
     int nfour = k;
-    int n3 = thr_window_points(b, c->att, 2, buf);
+    bool wide = c->order >= 2;
+    int n3 = thr_window_points(b, c->att, wide ? 1 : 2, buf);
     for (int i = 0; i < n3; i++) {
         Point p = buf[i];
         if (seen[p >> 6] >> (p & 63) & 1)
             continue;
+        if (c->order == 2 && !order2_candidate(b, p, c->att, seen))
+            continue;
         if (!thr_legal(b, p, c->att, c->rs))
             continue;
         board_play(b, p);
-        bool three = thr_double_wins_near(b, p, c->att, c->rs, f, true) > 0;
+        bool three = thr_double_wins_near(b, p, c->att, c->rs, f, true) > 0 || (wide && wide_threat(c, b));
         board_undo(b);
+        if (c->abort)
+            return; /* left open: the search stops */
         if (three)
             mv[k++] = p;
     }
@@ -340,7 +464,7 @@ static void expand_or(VctCtx *c, Board *b, uint32_t n, int depth, bool root)
  */
 static void expand_and(VctCtx *c, Board *b, uint32_t n, bool root)
 {
-    Node *nd = &c->node[n];
+    VctNode *nd = &c->node[n];
     Point buf[BOARD_POINTS];
     if (root && thr_five_points(b, c->def, c->rs, buf) > 0) {
         set_lost(nd);
@@ -360,21 +484,23 @@ static void expand_and(VctCtx *c, Board *b, uint32_t n, bool root)
             add_children(c, n, buf, 1, false);
         return;
     }
-    int k = vct_defences(b, c->rs, buf);
+    int k = c->order >= 2 ? wide_defences(c, b, buf) : vct_defences(b, c->rs, buf);
+    if (k == -2)
+        return; /* stopped: left open */
     if (k < 0)
         set_lost(nd);
     else if (k == 0)
-        set_proven(nd, K_DONE);
+        set_proven(nd, c->order >= 2 ? K_COVERED : K_DONE);
     else
         add_children(c, n, buf, k, false);
 }
 
 static void update(VctCtx *c, uint32_t n, bool or_node)
 {
-    Node *nd = &c->node[n];
+    VctNode *nd = &c->node[n];
     ProofNum pn = or_node ? PN_INF : 0, dn = or_node ? 0 : PN_INF;
     for (uint32_t i = 0; i < nd->nchild; i++) {
-        const Node *ch = &c->node[nd->child + i];
+        const VctNode *ch = &c->node[nd->child + i];
         if (or_node) {
             pn = ch->pn < pn ? ch->pn : pn;
             dn = pn_add(dn, ch->dn);
@@ -390,11 +516,11 @@ static void update(VctCtx *c, uint32_t n, bool or_node)
 /* Child of n with the smallest pn (OR) or dn (AND). */
 static uint32_t best_child(const VctCtx *c, uint32_t n, bool or_node)
 {
-    const Node *nd = &c->node[n];
+    const VctNode *nd = &c->node[n];
     uint32_t best = nd->child;
     ProofNum bv = PN_INF;
     for (uint32_t i = 0; i < nd->nchild; i++) {
-        const Node *ch = &c->node[nd->child + i];
+        const VctNode *ch = &c->node[nd->child + i];
         ProofNum v = or_node ? ch->pn : ch->dn;
         if (v < bv) {
             bv = v;
@@ -402,63 +528,6 @@ static uint32_t best_child(const VctCtx *c, uint32_t n, bool or_node)
         }
     }
     return best;
-}
-
-/* Append the principal line below node n (board at n) to out; plays and undoes. */
-static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out);
-
-static void finish_line(VctCtx *c, Board *b, bool att_turn, VctResult *out)
-{
-    Point buf[BOARD_POINTS];
-    int played = 0;
-    while (out->len < VCF_MAX_LINE - 2) {
-        if (att_turn) {
-            if (thr_five_points(b, c->att, c->rs, buf) > 0) {
-                out->line[out->len++] = buf[0];
-                break;
-            }
-            if (thr_double_wins(b, c->att, c->rs, buf, true) == 0)
-                break;
-            out->line[out->len++] = buf[0];
-        } else {
-            int na = thr_five_points(b, c->att, c->rs, buf);
-            int i = 0;
-            while (i < na && !thr_legal(b, buf[i], c->def, c->rs))
-                i++;
-            /* Block a five point if there is one the defender may play, else pass. */
-            buf[0] = i < na ? buf[i] : POINT_PASS;
-            out->line[out->len++] = buf[0];
-        }
-        board_play(b, out->line[out->len - 1]);
-        played++;
-        att_turn = !att_turn;
-    }
-    while (played--)
-        board_undo(b);
-}
-
-static void pv(VctCtx *c, Board *b, uint32_t n, bool or_node, VctResult *out)
-{
-    const Node *nd = &c->node[n];
-    if (nd->kind == K_VCF) {
-        VcfResult vr;
-        vcf_search(c->vcf, b, c->att, c->rs, NULL, &vr);
-        for (int i = 0; i < vr.len && out->len < VCF_MAX_LINE; i++)
-            out->line[out->len++] = vr.line[i];
-        return;
-    }
-    if (nd->kind != K_INNER || out->len >= VCF_MAX_LINE - 4) {
-        finish_line(c, b, or_node, out);
-        return;
-    }
-    uint32_t ch = nd->child;
-    if (or_node)
-        while (c->node[ch].pn != 0)
-            ch++;
-    out->line[out->len++] = c->node[ch].move;
-    board_play(b, c->node[ch].move);
-    pv(c, b, ch, !or_node, out);
-    board_undo(b);
 }
 
 int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VctResult *out)
@@ -475,6 +544,9 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->att = attacker;
     c->def = color_other(attacker);
     c->rs = rs;
+    c->order = opts->order > 1 ? opts->order : 1;
+    if (c->order > VCT_MAX_ORDER)
+        return RJ_EBADARG;
     c->max_depth = opts->max_depth > 0 ? (opts->max_depth < MAX_DEPTH ? opts->max_depth : MAX_DEPTH) : DEFAULT_DEPTH;
     if (b->ply + 2 * c->max_depth + 4 > MAX_PLY)
         return RJ_EBADARG;
@@ -485,7 +557,8 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     c->abort = false;
     c->root_or = b->to_move == attacker;
     c->root_key = b->key;
-    c->salt = zob_mix(ZOB_SEED ^ 0x5643540000ull ^ ((uint64_t)attacker << 8) ^ (uint64_t)rs);
+    c->salt = zob_mix(ZOB_SEED ^ 0x5643540000ull ^ ((uint64_t)attacker << 8) ^ (uint64_t)rs ^
+                      (c->order > 1 ? (uint64_t)c->order << 16 : 0));
     c->used = 1;
     memset(&c->node[0], 0, sizeof c->node[0]);
     c->node[0].pn = c->node[0].dn = 1;
@@ -536,67 +609,9 @@ int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOp
     if (c->node[0].pn == 0) {
         out->result = RESULT_PROVEN;
         c->proven = true;
-        pv(c, b, 0, c->root_or, out);
+        vct_pv(c, b, out);
     } else if (c->node[0].dn == 0) {
         out->result = RESULT_DISPROVEN;
     }
     return 0;
-}
-
-static int write_node(VctCtx *c, Board *b, uint32_t n, bool or_node, ProofWriter *w)
-{
-    const Node *nd = &c->node[n];
-    int rc;
-    if (or_node) {
-        switch (nd->kind) {
-        case K_FIVE:
-            return pw_u8(w, nd->win);
-        case K_DOUBLE:
-            pw_u8(w, nd->win);
-            return pw_u16(w, 0);
-        case K_VCF: {
-            VcfResult vr;
-            rc = vcf_write_proof(c->vcf, b, c->att, c->rs, NULL, w, &vr);
-            return rc == RJ_ENOTFOUND ? RJ_EINTERNAL : rc;
-        }
-        case K_INNER: {
-            uint32_t ch = nd->child;
-            while (ch < nd->child + nd->nchild && c->node[ch].pn != 0)
-                ch++;
-            if (ch == nd->child + nd->nchild)
-                return RJ_EINTERNAL;
-            pw_u8(w, c->node[ch].move);
-            board_play(b, c->node[ch].move);
-            rc = write_node(c, b, ch, false, w);
-            board_undo(b);
-            return rc;
-        }
-        default:
-            return RJ_EINTERNAL;
-        }
-    }
-    if (nd->kind == K_DONE)
-        return pw_u16(w, 0);
-    if (nd->kind != K_INNER)
-        return RJ_EINTERNAL;
-    pw_u16(w, nd->nchild);
-    for (uint32_t i = 0; i < nd->nchild; i++) {
-        const Node *ch = &c->node[nd->child + i];
-        if (ch->pn != 0)
-            return RJ_EINTERNAL;
-        pw_u8(w, ch->move);
-        board_play(b, ch->move);
-        rc = write_node(c, b, nd->child + i, true, w);
-        board_undo(b);
-        if (rc)
-            return rc;
-    }
-    return w->err;
-}
-
-int vct_write_proof(VctCtx *ctx, Board *b, ProofWriter *w)
-{
-    if (!ctx->proven || b->key != ctx->root_key)
-        return RJ_ENOTFOUND;
-    return write_node(ctx, b, 0, ctx->root_or, w);
 }

@@ -2,24 +2,42 @@
  * vct.h - victory by continuous threats (fours and threes), proof-number
  * search over the threat space, for either colour.
  *
- * Attacker moves: fours, and threes (moves after which the attacker has a
- * double-win move, threat.h: for black this is exactly a real three in the
- * RIF 9.3 sense, its straight-four point being a legal black move).  A black
- * attacker never plays a forbidden point.  At every attacker node the search
- * first checks for a five, a defender four that must be blocked (the block
- * must keep a threat on the board), an existing double-win move, and a VCF
- * (vcf.h, with a per-node node budget).
+ * Threat orders (ThreatOpts.order).
  *
- * Defender replies.  After a four: the block (none if black's block is
- * forbidden).  After a three: every legal defender move that is not a "short
- * loss" of the proof format (proof.h), i.e. every move after which the
- * attacker has no immediate double-win: blocks of the three (far points of
- * broken threes included), counter-fours, and moves that change whether the
- * attacker's key points are forbidden.  The set is computed exactly by testing
- * each move that can possibly matter (vct_defences); moves outside it are
- * short losses by construction, so a win is always sound and its proof lists
- * exactly these moves.
+ * Order 1, strict (the default).  Attacker moves: fours, and threes (moves
+ * after which the attacker has a double-win move, threat.h: for black this
+ * is exactly a real three in the RIF 9.3 sense, its straight-four point being
+ * a legal black move).  Defender replies after a three: every legal defender
+ * move that is not a "short loss" of the proof format (proof.h), i.e. every
+ * move after which the attacker has no immediate double-win: blocks of the
+ * three (far points of broken threes included), counter-fours, and moves
+ * that change whether the attacker's key points are forbidden.  The set is
+ * computed exactly by testing each move that can possibly matter
+ * (vct_defences); moves outside it are short losses by construction.
  *
+ * Order k >= 2, wide (up to VCT_MAX_ORDER).  Attacker moves: fours, and every
+ * move after which, if the defender passed, the attacker would have a VCF of
+ * at most k fours before the five (k + 1 attacker moves): a three, but also
+ * a move setting up a four-three, or (white) a four whose block is forbidden
+ * for black.  Defender replies: exactly the legal moves after which the
+ * attacker has no such VCF any more (vct_wide_defences).  Every other move
+ * is confirmed, not assumed: the VCF line found after the pass is replayed
+ * with the rules after the defender's stone (vcf_line_holds), or a short VCF
+ * is searched afresh; only moves that vcf_line_zone() proves cannot touch the
+ * line (they threaten nothing and lie off every point the line reads) are
+ * skipped unreplayed.  Counter-fours, blocks and forbidden-point breakers all
+ * fall out of this test.  The proof of a win lists those covered replies
+ * too (pass included), each with the proof of its short VCF; short losses
+ * stay implied.
+ *
+ * Both orders: a black attacker never plays a forbidden point.  At every
+ * attacker node the search first checks for a five, a defender four that
+ * must be blocked (the block must keep a threat on the board), an existing
+ * double-win move, and a VCF (vcf.h, with a per-node node budget).  After a
+ * four the only reply is the block (none if black's block is forbidden).  A
+ * win is always sound, and its proof (vct_write_proof) is checked by
+ * proof/checker.c in the tests.
+
  * Who is to move.  Attacker to move: the ordinary question.  Defender to move:
  * the root is a defender node, so the attacker must already threaten (a four
  * or a three on the board) and win against every reply.
@@ -28,7 +46,11 @@
  * the depth limit is exhausted: no VCT of this kind; this does not prove the
  * attacker cannot win by other means), RESULT_UNKNOWN (a budget was hit).
  *
- * Thread safety: one VctCtx per thread; searches allocate nothing.
+ * Memory.  The proof-number tree starts small and grows (doubling) up to the
+ * cap given to vct_new(), so a cap sized for a large budget costs nothing on
+ * small searches; a search that fills the cap ends unknown.
+ *
+ * Thread safety: one VctCtx per thread.
  */
 #ifndef RJ_VCT_H
 #define RJ_VCT_H
@@ -47,13 +69,26 @@ typedef struct {
     Point line[VCF_MAX_LINE]; /* principal line (one defence per defender node) */
 } VctResult;
 
+enum { VCT_MAX_ORDER = 4, VCT_NODE_BYTES = 20 };
+
 /*
- * Create a context: a VCF transposition table of 2^tt_log2 entries and a
- * proof-number tree of max_tree nodes (20 bytes each; e.g. 1 << 20).  The
- * tree size bounds the search: when it is full the result is unknown.
- * Returns NULL on allocation failure.  Free with vct_free().
+ * Create a context: a VCF transposition table of 2^tt_log2 entries (and a
+ * disproof table of as many, at most 2^24) and a proof-number tree of up to
+ * max_tree nodes (VCT_NODE_BYTES each; e.g. 1 << 20), allocated as the
+ * search needs them.  The tree size bounds the search: when it is full (or
+ * cannot grow) the result is unknown.  Returns NULL on allocation failure.
+ * Free with vct_free().
  */
 VctCtx *vct_new(int tt_log2, uint32_t max_tree);
+
+/*
+ * The tables for a search of `budget` nodes (0: unlimited) within about
+ * mem_bytes of memory: *tt_log2 for vct_new's hash tables (about two entries
+ * per node of the budget, a quarter of the memory at most) and *max_tree,
+ * the tree cap (the rest of the memory).  A budget then always has the
+ * tables it can use, and a bigger budget gets bigger ones.
+ */
+void vct_size_for(uint64_t budget, size_t mem_bytes, int *tt_log2, uint32_t *max_tree);
 void vct_free(VctCtx *ctx);
 
 /* Forget every stored fact (its VCF table's and the disproof table's). */
@@ -68,8 +103,9 @@ void vct_set_vcf_budget(VctCtx *ctx, uint64_t nodes);
 /*
  * Search for a VCT of attacker from b under rs (opts may be NULL;
  * opts->max_depth bounds the attacker moves of a line, default 40;
+ * opts->order picks the threat order, 0 or 1 strict, 2..VCT_MAX_ORDER wide;
  * opts->shortest is ignored).  b is restored.  Returns 0 with *out filled, or
- * RJ_EBADARG.
+ * RJ_EBADARG (bad colour or order, history too long).
  */
 int vct_search(VctCtx *ctx, Board *b, Color attacker, RuleSet rs, const ThreatOpts *opts, VctResult *out);
 
@@ -87,5 +123,16 @@ int vct_write_proof(VctCtx *ctx, Board *b, ProofWriter *w);
  * attacker has no double-win move at all (no threat).  Exposed for tests.
  */
 int vct_defences(Board *b, RuleSet rs, Point *out);
+
+/*
+ * The defender moves after a threat of order `order` (2..VCT_MAX_ORDER;
+ * defender to move on b, neither side with a five point, the attacker the
+ * other side): writes to out the legal defender moves after which the
+ * attacker has no VCF of at most order + 1 attacker moves and returns their
+ * count; -1 when the attacker has no such VCF after a pass either (no
+ * threat), -2 when a short VCF ran out of its budget.  Uses ctx's VCF table.
+ * Exposed for tests.
+ */
+int vct_wide_defences(VctCtx *ctx, Board *b, RuleSet rs, int order, Point *out);
 
 #endif /* RJ_VCT_H */

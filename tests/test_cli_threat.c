@@ -63,6 +63,34 @@ static void test_vct_json(void **state)
     expect_has(r.out, "\"result\":\"none\"");
 }
 
+/* A position whose only VCT needs the wide order: black sets up a four-three and more (found by a random search). */
+static const char *WIDE_ONLY = "h9 l4 j8 m3 g8 m4 e9 n2 j6 l3 h7 n1 l7 o4";
+
+static void test_vct_order(void **state)
+{
+    (void)state;
+    run(&r, "vct", WIDE_ONLY, "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "{\"result\":\"none\",\"side\":\"black\"");
+    run(&r, "vct", WIDE_ONLY, "--order", "2", "--check", "--json", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "{\"result\":\"win\",\"side\":\"black\",\"line\":\"k4 ");
+    expect_has(r.out, "\"proof_checked\":true");
+    run(&r, "vct", WIDE_ONLY, "--order", "3", "--check", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "vct: win for black");
+    expect_has(r.out, "nodes, checked\n");
+    run(&r, "vct", "--help", NULL);
+    assert_int_equal(r.code, 0);
+    expect_has(r.out, "--order K");
+    expect_has(r.out, "wide (2..4)");
+    run(&r, "vct", WIDE_ONLY, "--order", "5", NULL);
+    assert_int_equal(r.code, 64);
+    expect_has(r.err, "--order");
+    run(&r, "vct", WIDE_ONLY, "--order", "1.5", NULL);
+    assert_int_equal(r.code, 64);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -80,10 +108,8 @@ static void test_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vcf_json),
-        cmocka_unit_test(test_vcf_text),
-        cmocka_unit_test(test_vct_json),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_vcf_json),  cmocka_unit_test(test_vcf_text), cmocka_unit_test(test_vct_json),
+        cmocka_unit_test(test_vct_order), cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,7 +98,7 @@ static void test_known_wins(void **state)
         { "B:a1,a15,o1 W:h8,i9,h10,i7", WHITE },                            /* white threes */
         { "B:a1,a15,o1,o15 W:h8,i9,j8", WHITE },                            /* white VCT, several levels */
     };
-    for (int vct = 0; vct <= 1; vct++) /* without and with the leaf VCT */
+    for (int vct = 0; vct <= 2; vct++) /* without the leaf VCT, with the strict one, with the wide one (order 2) */
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             Board b = parse_pos(cases[i].pos, cases[i].to_move);
             DfpnConfig cfg;
@@ -106,14 +106,22 @@ static void test_known_wins(void **state)
             cfg.max_nodes = 20000;
             cfg.tt_mb = 16;
             cfg.vct_budget = vct ? 1000 : 0;
+            cfg.vct_order = vct == 2 ? 2 : 0;
             Solved s = solve_cfg(&b, &cfg);
             if (s.r.result != RESULT_PROVEN)
                 fail_msg("case %zu (%s) not proven (leaf VCT %d)", i, cases[i].pos, vct);
             assert_true(s.proof_nodes >= 1);
-            /* The last case is a VCT: with the leaf VCT the root is proven by it at once. */
-            if (vct && i == sizeof cases / sizeof cases[0] - 1)
+            /* The last case is a strict VCT: with that leaf VCT the root is proven by it at once. */
+            if (vct == 1 && i == sizeof cases / sizeof cases[0] - 1)
                 assert_int_equal(s.r.dfpn_nodes, 1);
         }
+    /* A threat order the VCT does not know is refused. */
+    DfpnConfig bad;
+    dfpn_config_default(&bad);
+    bad.vct_order = 5;
+    Dfpn *d = NULL;
+    assert_int_equal(dfpn_create(&d, &bad), RJ_EBADARG);
+    assert_null(d);
 }
 
 /* Every proof of a VCF position agrees with the threat module's VCF. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "notation.h"
 #include "position.h"
 #include "threat_util.h"
 #include "vct.h"
@@ -121,6 +122,121 @@ static void test_random(void **state)
     assert_true(walked >= 50);
 }
 
+/*
+ * The wide order against brute force: on random positions with the defender
+ * to move and a threat on the board, vct_wide_defences() must return exactly
+ * the legal defender moves after which a depth-limited VCF (order + 1
+ * attacker moves, searched exhaustively by a fresh VCF context) fails.
+ */
+static void test_wide_defences(void **state)
+{
+    (void)state;
+    uint64_t s = 0x31d3;
+    Board b;
+    VcfCtx *fresh = vcf_new(16);
+    assert_non_null(fresh);
+    int positions = 0, moves = 0, refutations = 0, pruned = 0;
+    for (int it = 0; it < 3000 && positions < 120; it++) {
+        RuleSet rs = it % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
+        int order = 2 + (int)(tu_rng(&s) % 2);
+        tu_random_position(&b, &s, rs, 12 + (int)(tu_rng(&s) % 30), 9 + (int)(tu_rng(&s) % 2) * 2);
+        Color def = b.to_move, att = color_other(def);
+        Point buf[BOARD_POINTS], out[BOARD_POINTS];
+        if (rules_five_points(&b, att, rs, buf) || rules_five_points(&b, def, rs, buf))
+            continue;
+        int n = vct_wide_defences(ctx, &b, rs, order, out);
+        assert_true(n >= -1);
+        if (n < 0)
+            continue;
+        positions++;
+        bool in[BOARD_POINTS];
+        memset(in, 0, sizeof in);
+        for (int i = 0; i < n; i++) {
+            assert_true(out[i] < BOARD_POINTS && !in[out[i]]);
+            in[out[i]] = true;
+        }
+        ThreatOpts o = {.max_depth = order + 1};
+        for (int p = 0; p < BOARD_POINTS; p++) {
+            if (!rules_is_legal(&b, (Point)p, rs)) {
+                assert_false(in[p]);
+                continue;
+            }
+            board_play(&b, (Point)p);
+            assert_int_equal(vcf_search(fresh, &b, att, rs, &o, &vres), 0);
+            board_undo(&b);
+            assert_int_not_equal(vres.result, RESULT_UNKNOWN);
+            bool refutes = vres.result != RESULT_PROVEN;
+            if (refutes != in[p]) {
+                char txt[2048], pt[8];
+                fail_msg("wide defences (order %d) wrong at %s (%s): %s", order, notation_point_str((Point)p, pt),
+                         refutes ? "missing" : "not a refutation", position_str(&b, txt, sizeof txt));
+            }
+            moves++;
+            refutations += refutes;
+            pruned += !refutes;
+        }
+    }
+    vcf_free(fresh);
+    print_message("wide defences: %d positions, %d moves: %d refutations, %d confirmed lost\n", positions, moves,
+                  refutations, pruned);
+    assert_true(positions >= 100);
+    assert_true(refutations > 0 && pruned > refutations);
+}
+
+/*
+ * The wide orders on random positions: every win comes with a proof the
+ * checker accepts (the covered defender replies included, each with its
+ * short VCF); a strict win is never a wide "none" (the wide threat space
+ * holds the strict one); some wins are beyond the strict order.
+ */
+static void test_wide_random(void **state)
+{
+    (void)state;
+    uint64_t s = 0x9a7e;
+    Board b;
+    int wins = 0, beyond = 0, nones = 0, unknown = 0;
+    int before = checked;
+    for (int it = 0; it < 300; it++) {
+        RuleSet rs = it % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
+        tu_random_position(&b, &s, rs, 12 + (int)(tu_rng(&s) % 40), 9 + (int)(tu_rng(&s) % 2) * 2);
+        Color att = tu_rng(&s) % 6 ? b.to_move : color_other(b.to_move);
+        int order = 2 + it % 2;
+        assert_int_equal(vcf_search(vcf, &b, att, rs, NULL, &vres), 0);
+        if (vres.result == RESULT_PROVEN) {
+            it--;
+            continue;
+        }
+        ThreatOpts strict = {.max_nodes = 3000}, wide = {.max_nodes = 100000, .order = order};
+        assert_int_equal(vct_search(ctx, &b, att, rs, &strict, &res), 0);
+        Result rstrict = res.result;
+        assert_int_equal(vct_search(ctx, &b, att, rs, &wide, &res), 0);
+        if (rstrict == RESULT_PROVEN)
+            assert_int_not_equal(res.result, RESULT_DISPROVEN);
+        if (res.result == RESULT_PROVEN) {
+            wins++;
+            beyond += rstrict != RESULT_PROVEN;
+            walk(&b, att, rs);
+            int k = 0;
+            for (; k < res.len; k++) {
+                Point m = res.line[k];
+                assert_true(m == POINT_PASS || rules_is_legal(&b, m, rs));
+                board_play(&b, m);
+            }
+            assert_true(res.len > 0);
+            assert_int_equal(rules_last_move_wins(&b, rs), att);
+            while (k--)
+                board_undo(&b);
+        } else {
+            nones += res.result == RESULT_DISPROVEN;
+            unknown += res.result == RESULT_UNKNOWN;
+        }
+    }
+    print_message("vct wide random: %d wins (%d beyond the strict order), %d none, %d unknown; %d proofs checked\n",
+                  wins, beyond, nones, unknown, checked - before);
+    assert_true(beyond >= 4);
+    assert_true(checked - before == wins);
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -165,9 +281,8 @@ int main(void)
 {
     rules_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_golden),      cmocka_unit_test(test_random), cmocka_unit_test(test_wide_defences),
+        cmocka_unit_test(test_wide_random), cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

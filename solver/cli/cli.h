@@ -33,6 +33,7 @@ typedef struct {
     long long nodes;    /* --nodes N (0: unlimited) */
     double time_s;      /* --time SECONDS (0: unlimited) */
     long tt_mb;         /* --tt-mb MB */
+    bool tt_mb_set;     /* --tt-mb was given (else tt_mb is the default) */
     int threads;        /* --threads N */
     const char *db;     /* --db PATH (NULL: $RENJU_DB or ./renju.lmdb) */
     bool shortest;      /* --shortest */
@@ -40,6 +41,8 @@ typedef struct {
     const char *sgf;    /* --sgf FILE: write the position and its line as SGF (solve, query) */
     int progress;       /* --progress auto|live|plain|json|none (progress.h ProgressMode; --quiet: none) */
     double progress_interval; /* --progress-interval SECONDS (0: the mode's default) */
+    int order;                /* --order K (vct threat order, 1..4; 0: not given) */
+    bool check;               /* --check (vct: write the proof of a win and check it) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;

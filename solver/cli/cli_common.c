@@ -106,7 +106,9 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         O_CHILDREN,
         O_SGF,
         O_PROGRESS,
-        O_PROGRESS_INTERVAL
+        O_PROGRESS_INTERVAL,
+        O_ORDER,
+        O_CHECK
     };
     static const struct option opts[] = {
         {"json", no_argument, NULL, O_JSON},
@@ -125,6 +127,8 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         {"sgf", required_argument, NULL, O_SGF},
         {"progress", required_argument, NULL, O_PROGRESS},
         {"progress-interval", required_argument, NULL, O_PROGRESS_INTERVAL},
+        {"order", required_argument, NULL, O_ORDER},
+        {"check", no_argument, NULL, O_CHECK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -174,6 +178,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
             if (parse_num("--tt-mb", optarg, 1, 1 << 20, &v))
                 return EXIT_USAGE;
             a->tt_mb = (long)v;
+            a->tt_mb_set = true;
             break;
         case O_THREADS:
             if (parse_num("--threads", optarg, 1, 1024, &v))
@@ -194,6 +199,16 @@ int cli_parse(int argc, char **argv, CliArgs *a)
             if (parse_num("--progress-interval", optarg, 0.001, 1e6, &v))
                 return EXIT_USAGE;
             a->progress_interval = v;
+            break;
+        case O_CHECK:
+            a->check = true;
+            break;
+        case O_ORDER:
+            if (parse_num("--order", optarg, 1, 4, &v))
+                return EXIT_USAGE;
+            if (v != (int)v)
+                return cli_error(EXIT_USAGE, "bad value '%s' for --order", optarg);
+            a->order = (int)v;
             break;
         case ':':
         case '?':

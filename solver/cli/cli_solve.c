@@ -155,6 +155,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: nodes of a leaf VCT (unset or 0: none) */
     if (vb)
         cfg.vct_budget = strtoull(vb, NULL, 10);
+    const char *vo = getenv("RENJU_VCT_ORDER"); /* tuning knob: threat order of the leaf VCT (vct.h; unset: 1) */
+    if (vo)
+        cfg.vct_order = atoi(vo);
     const char *fb = getenv("RENJU_VCF_BUDGET"); /* tuning knob: nodes of each leaf VCF (unset or 0: 2000) */
     if (fb)
         cfg.vcf_budget = strtoull(fb, NULL, 10);

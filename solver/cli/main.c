@@ -20,7 +20,7 @@ static const Command COMMANDS[] = {
     {"show", cmd_show, "show POSITION [--json]                 draw the board, forbidden points marked"},
     {"forbidden", cmd_forbidden, "forbidden POSITION [--json]            black's forbidden points and why"},
     {"vcf", cmd_vcf, "vcf POSITION [--side S] [budget]       victory by continuous fours"},
-    {"vct", cmd_vct, "vct POSITION [--side S] [budget]       victory by continuous threats"},
+    {"vct", cmd_vct, "vct POSITION [--side S] [--order K] [--check] [budget]  victory by continuous threats"},
     {"solve", cmd_solve,
      "solve POSITION [--attacker S] [budget] [--threads N] [--db PATH] [--sgf FILE]  df-pn proof search"},
     {"verify", cmd_verify, "verify POSITION [budget]               solve, then check the proof independently"},
