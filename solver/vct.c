@@ -339,8 +339,10 @@ static bool order2_candidate(const Board *b, Point p, Color att, const uint64_t 
         unsigned own = b->line[att - 1][d][idx];
         unsigned blk = b->line[2 - att][d][idx] | (uint16_t)~board_line_valid(d, idx);
         for (int s = pos - 4; s <= pos; s++) {
+            if (s < 0 || s > BOARD_SIZE - 5)
+                continue;
             unsigned w = 0x1fu << s;
-            if (s < 0 || s > BOARD_SIZE - 5 || (blk & w))
+            if (blk & w)
                 continue;
             int k = thr_pop16(own & w);
             if (k >= 2)
