@@ -269,6 +269,7 @@ void dfpn_config_default(DfpnConfig *c)
     c->threads = 1;
     c->tt_mb = 64;
     c->progress_interval = 0.5;
+    c->sim_budget = DFPN_SIM_BUDGET;
 }
 
 /* cfg with the defaults filled in. */

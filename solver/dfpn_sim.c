@@ -23,6 +23,18 @@
  * (counted as search work), and no threshold bookkeeping.  Its budget is the
  * source's own work (TT work field), at least SIM_MIN_BUDGET and at most
  * DfpnConfig.sim_budget.
+ *
+ * Where: only at wide defender nodes (more than SIM_MIN_CHILDREN replies: no
+ * forcing threat, every legal reply listed, most of them far from the
+ * fight), on by default (DFPN_SIM_BUDGET).  Measured (results/solver-bench.md,
+ * 1 thread): at every defender node it proved 190-315 siblings per solve but
+ * perturbed the narrow threat lines (the 53 positions of
+ * results/bench-positions.txt: total work 1.28x, geometric mean 1.05); at
+ * wide nodes only, those 53 keep their exact node counts, and the ladder
+ * (results/opening-ladder.txt, 1e7 work nodes) proves 36 of 57 instead of 34
+ * (the 5-stone roots `h8 h9 i9 h10 j10` in 7.4e6 instead of 1.44e7 and
+ * `h8 i9 i7 h10 j8` in 9.8e6 instead of 5.0e7), none lost, geometric mean of
+ * the work ratios 0.95.
  */
 #include <string.h>
 
@@ -30,7 +42,10 @@
 #include "dfpn_impl.h"
 #include "tt.h"
 
-enum { SIM_MIN_BUDGET = 256 };
+enum {
+    SIM_MIN_BUDGET = 256,
+    SIM_MIN_CHILDREN = 24 /* only at wide defender nodes (no forcing threat): see the header */
+};
 
 typedef struct {
     Worker *w;
@@ -156,7 +171,7 @@ static bool sim_and(Sim *m, int depth)
 void dfpn_simulate_siblings(Worker *w, int depth, Children *c, int src_i)
 {
     const DfpnConfig *cfg = &w->s->cfg;
-    if (cfg->sim_budget == 0 || depth + 2 >= MAX_PLY)
+    if (cfg->sim_budget == 0 || c->n <= SIM_MIN_CHILDREN || depth + 2 >= MAX_PLY)
         return;
     uint64_t budget = (uint64_t)1 << (c->work[src_i] < 40 ? c->work[src_i] : 40);
     if (budget < SIM_MIN_BUDGET)

@@ -13,7 +13,7 @@
 typedef struct {
     int code;        /* exit code, or -1 when killed by a signal */
     char out[65536]; /* stdout (truncated to fit) */
-    char err[4096];  /* stderr (truncated to fit) */
+    char err[65536]; /* stderr (truncated to fit) */
 } Run;
 
 /* Run renju with the NULL-terminated argument list; fails the test if it cannot start. */
