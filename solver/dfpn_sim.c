@@ -80,26 +80,51 @@ static void sim_store(Worker *w, Key key, bool proven, Point best, bool exact, u
 
 static bool sim_over(const Sim *m) { return m->w->nodes >= m->limit || should_stop(m->w); }
 
+/* Where a target node stands before its children are followed. */
+typedef struct {
+    Key key;        /* its TT key */
+    uint64_t start; /* w->nodes when it was entered */
+    Children *c;    /* its children (stack[depth]) */
+} SimNode;
+
+/*
+ * Enter the target node at depth: 1 proven, -1 not provable here (disproven,
+ * beyond the limits), 0 open with its children in n->c (generated with the
+ * leaf test).  A terminal node's result is stored.
+ */
+static int sim_enter(Sim *m, int depth, SimNode *n)
+{
+    Worker *w = m->w;
+    Board *b = &w->b;
+    if (depth >= MAX_PLY - 1 || b->ply >= MAX_PLY - 2 || sim_over(m))
+        return -1;
+    n->key = dfpn_tt_key(b, w->s->attacker) ^ w->salt;
+    int known = sim_probe(w, n->key);
+    if (known)
+        return known;
+    n->start = w->nodes;
+    dfpn_count_work(w, 1);
+    n->c = &w->stack[depth];
+    NodeStatus st = dfpn_node_gen(w, n->key, false, n->c);
+    if (st.result == RESULT_UNKNOWN)
+        return 0;
+    sim_store(w, n->key, st.result == RESULT_PROVEN, st.best, st.exact, n->start);
+    return st.result == RESULT_PROVEN ? 1 : -1;
+}
+
 /* Attacker to move on the target: follow the source's proven move. */
 static bool sim_or(Sim *m, int depth)
 {
     Worker *w = m->w;
     Dfpn *s = w->s;
     Board *b = &w->b;
-    if (depth >= MAX_PLY - 1 || b->ply >= MAX_PLY - 2 || sim_over(m))
-        return false;
-    Key key = dfpn_tt_key(b, s->attacker) ^ w->salt;
-    int known = sim_probe(w, key);
-    if (known)
-        return known > 0;
-    uint64_t start = w->nodes;
-    dfpn_count_work(w, 1);
-    Children *c = &w->stack[depth];
-    NodeStatus st = dfpn_node_gen(w, key, false, c);
-    if (st.result != RESULT_UNKNOWN) {
-        sim_store(w, key, st.result == RESULT_PROVEN, st.best, st.exact, start);
-        return st.result == RESULT_PROVEN;
-    }
+    SimNode n;
+    int at = sim_enter(m, depth, &n);
+    if (at)
+        return at > 0;
+    Key key = n.key;
+    uint64_t start = n.start;
+    Children *c = n.c;
     TTData se;
     if (!probe_kept(s, dfpn_tt_key(m->src, s->attacker) ^ w->salt, &se) || se.pn != 0 || se.best == POINT_NONE)
         return false;
@@ -123,22 +148,14 @@ static bool sim_or(Sim *m, int depth)
 static bool sim_and(Sim *m, int depth)
 {
     Worker *w = m->w;
-    Dfpn *s = w->s;
     Board *b = &w->b;
-    if (depth >= MAX_PLY - 1 || b->ply >= MAX_PLY - 2 || sim_over(m))
-        return false;
-    Key key = dfpn_tt_key(b, s->attacker) ^ w->salt;
-    int known = sim_probe(w, key);
-    if (known)
-        return known > 0;
-    uint64_t start = w->nodes;
-    dfpn_count_work(w, 1);
-    Children *c = &w->stack[depth];
-    NodeStatus st = dfpn_node_gen(w, key, false, c);
-    if (st.result != RESULT_UNKNOWN) {
-        sim_store(w, key, st.result == RESULT_PROVEN, st.best, st.exact, start);
-        return st.result == RESULT_PROVEN;
-    }
+    SimNode n;
+    int at = sim_enter(m, depth, &n);
+    if (at)
+        return at > 0;
+    Key key = n.key;
+    uint64_t start = n.start;
+    Children *c = n.c;
     /*
      * A reply on the source's defence is answered in the source by the
      * target's defence (the two positions are then the same); a reply on

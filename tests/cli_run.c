@@ -172,3 +172,12 @@ pid_t run_until(const char *out_path, const char *err_path, const char *needle, 
     fail_msg("renju %s printed no \"%s\" on stderr in 60 s", argv[1], needle);
     return -1;
 }
+
+const char *scratch_path(const char *dir, const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}

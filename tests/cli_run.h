@@ -43,4 +43,7 @@ pid_t run_piped(const char *bin, FILE **to, FILE **from, const char *arg, ...);
 /* Wait for child pid: its exit code, or -1 when a signal ended it. */
 int run_wait(pid_t pid);
 
+/* dir/name, in one of 8 rotating buffers (a test's scratch files: up to 8 names in one call). */
+const char *scratch_path(const char *dir, const char *name);
+
 #endif /* RJ_TEST_CLI_RUN_H */

@@ -19,14 +19,7 @@
 
 static char g_dir[256];
 
-static const char *path(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
-    return buf[k];
-}
+static const char *path(const char *name) { return scratch_path(g_dir, name); }
 
 static void write_file(const char *p, const char *text)
 {

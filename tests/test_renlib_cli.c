@@ -18,14 +18,7 @@
 
 static char g_dir[256];
 
-static const char *path(const char *name)
-{
-    static char buf[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
-    return buf[k];
-}
+static const char *path(const char *name) { return scratch_path(g_dir, name); }
 
 static const char *POS = "h8 h9 i9 h5 j7 g6";
 
