@@ -461,6 +461,12 @@ static int search_main(int argc, char **argv, bool run)
     if (frc == RJ_ECONFLICT)
         frc = 0;
     search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd);
+    uint64_t rejected = 0;
+    for (int i = 0; run && i < nw; i++)
+        rejected += runners[i].proofs_failed;
+    if (rejected) /* a search bug: those positions were left unknown, nothing was claimed */
+        fprintf(stderr, "renju: warning: %llu proofs failed the independent checker; their positions stay unknown\n",
+                (unsigned long long)rejected);
     jt_free(t);
     for (int i = 0; i < nw; i++)
         dfpn_free(solvers[i]);
