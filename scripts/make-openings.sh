@@ -3,7 +3,9 @@
 # and results/img/<code>.png from one or more results databases (e.g. one per
 # opening search, as the tree's state stays with the database it was made in):
 #   1. `renju opening report --db DB --quiet` for each DB (every opening's
-#      standing, JSON); per opening the report of the DB with the most work wins;
+#      standing, JSON); per opening the report of the DB with the most 4th-move
+#      classes decided wins (then the most work: a search restarted from an
+#      export has all the results but less work of its own);
 #   2. adds "commit" (git rev-parse --short HEAD, "-dirty" when core/, solver/,
 #      db/ or CMakeLists.txt differ from it) and "command" ($RENJU_OPENING_COMMANDS,
 #      the search commands that filled DB; default "see results/README.md") to
@@ -39,6 +41,13 @@ import json, sys
 out, ins = sys.argv[1], sys.argv[2:]
 best = {}
 order = []
+
+
+def rank(o):
+    """The report that knows most: the most 4th-move classes decided, then the most work."""
+    return (o.get("fourth_proven", 0) + o.get("fourth_disproven", 0), o.get("work_nodes", 0))
+
+
 for p in ins:
     with open(p, encoding="utf-8") as f:
         for o in json.load(f):
@@ -46,7 +55,7 @@ for p in ins:
             if c not in best:
                 order.append(c)
                 best[c] = o
-            elif o.get("work_nodes", 0) > best[c].get("work_nodes", 0):
+            elif rank(o) > rank(best[c]):
                 best[c] = o
 with open(out, "w", encoding="utf-8") as f:
     json.dump([best[c] for c in order], f, ensure_ascii=False)
