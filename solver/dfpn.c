@@ -255,7 +255,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = dfpn_node_gen(w, key, found, c);
     /* A wide defender node the search came back to: its replies that lose to a VCT (dfpn_prune.c). */
-    if (found && !is_or && st.result == RESULT_UNKNOWN && dfpn_prune_wanted(w, c)) {
+    if (found && !is_or && s->cfg.vct_prune_budget && st.result == RESULT_UNKNOWN && dfpn_prune_wanted(w, c)) {
         bool cached = gce->epoch == w->epoch && gce->key == key;
         if (!cached || !gce->pruned) {
             dfpn_prune_by_vct(w, key, c);
