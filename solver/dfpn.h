@@ -105,6 +105,11 @@ typedef struct {
      * wins, after each reply (0: off).
      */
     uint64_t vct_prune_budget;
+    /*
+     * With vct_prune_budget: prune by the relevance zone of that VCT's proof
+     * (zone.h) instead of a VCT after each reply.
+     */
+    bool vct_prune_zone;
     uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none; default DFPN_SIM_BUDGET) */
     int vct_order;           /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */

@@ -117,6 +117,13 @@ typedef struct {
     uint8_t init_pn[MAX_CHILDREN];
 } GenCacheEntry;
 
+/* A node dfpn_prune_by_vct has run on (direct-mapped by key, PRUNE_TRIED_BITS). */
+enum { PRUNE_TRIED_BITS = 16 };
+typedef struct {
+    Key key;
+    uint32_t epoch; /* the worker's epoch when written (0: never) */
+} PruneTried;
+
 typedef struct Worker {
     Dfpn *s;
     GenCacheEntry *cache; /* 1 << GEN_CACHE_BITS entries */
@@ -139,6 +146,7 @@ typedef struct Worker {
     Board sim_src;   /* the source position of a simulation (dfpn_sim.c) */
     uint64_t sim_proven;  /* defences it proved this solve */
     uint64_t vct_pruned;  /* defences dfpn_prune_by_vct proved this solve */
+    PruneTried *tried;    /* 1 << PRUNE_TRIED_BITS entries when VCT pruning is on */
     char pad[CACHE_LINE]; /* the workers lie in one array: keep the next one's fields off this one's lines */
 } Worker;
 

@@ -151,6 +151,7 @@ static void worker_free(Worker *w)
 {
     free(w->stack);
     free(w->cache);
+    free(w->tried);
     vct_free(w->ng.vct);
     vcf_free(w->ng.vcf);
     memset(w, 0, sizeof *w);
@@ -177,7 +178,9 @@ static int worker_alloc(Worker *w, const DfpnConfig *cfg)
         vct_clear(w->ng.vct);
     if (!w->ng.vcf && (w->ng.vcf = vcf_new(VCF_TT_LOG2)))
         vcf_clear(w->ng.vcf);
-    if (!w->stack || !w->cache || (!w->ng.vct && want_vct) || !w->ng.vcf)
+    if (!w->tried && cfg->vct_prune_budget)
+        w->tried = calloc((size_t)1 << PRUNE_TRIED_BITS, sizeof *w->tried);
+    if (!w->stack || !w->cache || (!w->ng.vct && want_vct) || !w->ng.vcf || (!w->tried && cfg->vct_prune_budget))
         return RJ_ENOMEM;
     if (w->epoch == 0)
         w->epoch = 1; /* cache entries of epoch 0 are empty */
@@ -217,6 +220,7 @@ void dfpn_worker_begin(Worker *w, Dfpn *s, const Board *b, int tid)
     w->stack = keep.stack;
     w->ng.vcf = keep.ng.vcf;
     w->ng.vct = keep.ng.vct;
+    w->tried = keep.tried;
     w->epoch = keep.epoch;
     w->s = s;
     w->b = *b;

@@ -30,13 +30,27 @@
  * results/bench-positions.txt kept their node counts (nothing pruned there).
  * It stays as the exact reference a cheaper relevance zone must reproduce
  * (issue 15): the set of replies a zone may leave out is the set this proves.
+ *
+ * Zone mode (DfpnConfig.vct_prune_zone, RENJU_VCT_ZONE=1): one VCT after the
+ * pass and no VCT per reply; the replies outside the relevance zone of that
+ * VCT's proof tree (zone.h) are stored as leaf wins.  Extraction proves them
+ * again by VCT (or searches them) and the checker checks the whole proof, so
+ * a zone that is too small costs work, never soundness; tests/test_zone.c
+ * confirmed with the checker every move outside the zone on 3,209 random
+ * opening-like positions (487,057 moves, none refuted).  Each node is tried
+ * once a solve (Worker.tried).  It did not pay either (results/solver-bench.md):
+ * the VCT after the pass won at 1-19% of the nodes tried, and on the ladder
+ * (1e7 work, VCTs of 1,000 nodes) 34 positions kept their exact counts and two
+ * 5- and 6-stone wins were lost.  Off by default.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
 #include "dfpn_impl.h"
 #include "tt.h"
 #include "vct.h"
+#include "zone.h"
 
 enum { PRUNE_MIN_CHILDREN = 24 };
 
@@ -54,6 +68,37 @@ static bool vct_wins(Worker *w, uint64_t budget, Point *first)
     return vr.result == RESULT_PROVEN;
 }
 
+/*
+ * Zone mode (DfpnConfig.vct_prune_zone), the worker's board after the pass
+ * (undone here): the replies outside the zone of the VCT's proof tree
+ * (zone.h) are proven without a search of their own; first is the VCT's
+ * first move.
+ */
+static void prune_by_zone(Worker *w, Key key, const Children *c, Point first)
+{
+    Board *b = &w->b;
+    ProofWriter pw = {0};
+    uint64_t zone[4];
+    bool ok = vct_write_proof(w->ng.vct, b, &pw) == 0 && pw.err == 0 &&
+              zone_of_proof(b, w->s->attacker, w->s->cfg.rules, pw.data, pw.len, zone);
+    free(pw.data);
+    board_undo(b);
+    if (!ok)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        Point d = c->mv[i];
+        if (d == POINT_PASS || zone_has(zone, d))
+            continue;
+        Key ck = ng_child_key(b, key, d);
+        TTData e;
+        if (probe_kept(w->s, ck, &e) && (e.pn == 0 || e.dn == 0))
+            continue;
+        TTData t = {0, PN_INF, first, 0, true};
+        dfpn_tt_put(w, ck, &t);
+        w->vct_pruned++;
+    }
+}
+
 bool dfpn_prune_wanted(const Worker *w, const Children *c)
 {
     return w->s->cfg.vct_prune_budget > 0 && w->ng.vct && c->n > PRUNE_MIN_CHILDREN &&
@@ -62,11 +107,19 @@ bool dfpn_prune_wanted(const Worker *w, const Children *c)
 
 void dfpn_prune_by_vct(Worker *w, Key key, const Children *c)
 {
+    PruneTried *pt = &w->tried[key & ((1u << PRUNE_TRIED_BITS) - 1)];
+    if (pt->epoch == w->epoch && pt->key == key)
+        return; /* once a solve: the VCT would find the same again */
+    pt->key = key, pt->epoch = w->epoch;
     Board *b = &w->b;
     uint64_t budget = w->s->cfg.vct_prune_budget;
     Point first;
     board_play(b, POINT_PASS);
     bool threat = vct_wins(w, budget, &first);
+    if (threat && w->s->cfg.vct_prune_zone) {
+        prune_by_zone(w, key, c, first);
+        return;
+    }
     board_undo(b);
     if (!threat)
         return;

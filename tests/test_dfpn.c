@@ -628,7 +628,8 @@ static void test_simulation(void **state)
  * VCT pruning (DfpnConfig.vct_prune_budget, off by default): on an opening
  * position where it proves defences by VCT, the solve stays proven and the
  * proof, whose pruned defences extraction proves again by VCT, passes
- * proof_check (solve_cfg); the pruning count is deterministic.
+ * proof_check (solve_cfg); the pruning count is deterministic.  (Zone
+ * mode: tests/test_zone.c.)
  */
 static void test_vct_pruning(void **state)
 {

@@ -164,6 +164,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *pb = getenv("RENJU_VCT_PRUNE"); /* tuning knob: VCT pruning's budget (dfpn_prune.c; 0: off) */
     if (pb)
         cfg.vct_prune_budget = strtoull(pb, NULL, 10);
+    const char *zb = getenv("RENJU_VCT_ZONE"); /* tuning knob: VCT pruning by relevance zone (zone.h) */
+    if (zb && *zb)
+        cfg.vct_prune_zone = strtoull(zb, NULL, 10) != 0;
     const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
     if (sb)
         cfg.sim_budget = strtoull(sb, NULL, 10);
