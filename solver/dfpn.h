@@ -79,7 +79,7 @@
 #include "tt.h"
 #include "types.h"
 
-enum { DFPN_MAX_PV = 64, DFPN_SIM_BUDGET = 1 << 16 };
+enum { DFPN_MAX_PV = 64, DFPN_SIM_BUDGET = 1 << 16, DFPN_SIM_MIN_CHILDREN = 24 };
 
 /* Progress report (called from thread 0 at most every progress_interval s). */
 typedef struct {
@@ -111,6 +111,7 @@ typedef struct {
      */
     bool vct_prune_zone;
     uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none; default DFPN_SIM_BUDGET) */
+    int sim_min_children;    /* simulation only at defender nodes with more replies (0: DFPN_SIM_MIN_CHILDREN) */
     int vct_order;           /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
     atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */

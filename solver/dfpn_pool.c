@@ -284,6 +284,8 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
         c.vcf_budget = DEFAULT_VCF_BUDGET;
     if (c.progress_interval <= 0)
         c.progress_interval = 0.5;
+    if (c.sim_min_children <= 0)
+        c.sim_min_children = DFPN_SIM_MIN_CHILDREN;
     return c;
 }
 

@@ -24,7 +24,7 @@
  * source's own work (TT work field), at least SIM_MIN_BUDGET and at most
  * DfpnConfig.sim_budget.
  *
- * Where: only at wide defender nodes (more than SIM_MIN_CHILDREN replies: no
+ * Where: only at wide defender nodes (more than DfpnConfig.sim_min_children replies, default DFPN_SIM_MIN_CHILDREN: no
  * forcing threat, every legal reply listed, most of them far from the
  * fight), on by default (DFPN_SIM_BUDGET).  Measured (results/solver-bench.md,
  * 1 thread): at every defender node it proved 190-315 siblings per solve but
@@ -42,10 +42,7 @@
 #include "dfpn_impl.h"
 #include "tt.h"
 
-enum {
-    SIM_MIN_BUDGET = 256,
-    SIM_MIN_CHILDREN = 24 /* only at wide defender nodes (no forcing threat): see the header */
-};
+enum { SIM_MIN_BUDGET = 256 };
 
 typedef struct {
     Worker *w;
@@ -188,7 +185,7 @@ static bool sim_and(Sim *m, int depth)
 void dfpn_simulate_siblings(Worker *w, int depth, Children *c, int src_i)
 {
     const DfpnConfig *cfg = &w->s->cfg;
-    if (cfg->sim_budget == 0 || c->n <= SIM_MIN_CHILDREN || depth + 2 >= MAX_PLY)
+    if (cfg->sim_budget == 0 || c->n <= cfg->sim_min_children || depth + 2 >= MAX_PLY)
         return;
     uint64_t budget = (uint64_t)1 << (c->work[src_i] < 40 ? c->work[src_i] : 40);
     if (budget < SIM_MIN_BUDGET)

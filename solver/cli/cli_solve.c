@@ -167,6 +167,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *zb = getenv("RENJU_VCT_ZONE"); /* tuning knob: VCT pruning by relevance zone (zone.h) */
     if (zb && *zb)
         cfg.vct_prune_zone = strtoull(zb, NULL, 10) != 0;
+    const char *sw = getenv("RENJU_SIM_WIDTH"); /* tuning knob: simulation only above this many replies */
+    if (sw)
+        cfg.sim_min_children = atoi(sw);
     const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
     if (sb)
         cfg.sim_budget = strtoull(sb, NULL, 10);
