@@ -23,6 +23,7 @@ typedef struct {
     uint64_t vct_budget;
 } BenchPos;
 
+// clang-format off
 static const BenchPos SUITE[] = {
     { "white_vct", "B:a1,a15,o1,o15 W:h8,i9,j8", WHITE, EMPTY, 5000000, 1000 },
     { "d4_c", "h8 h9 i9 h5 j7 g6", EMPTY, EMPTY, 5000000, 0 },
@@ -38,6 +39,7 @@ static const BenchPos SUITE[] = {
     { "d4_sim", "h8 h9 i9 h10 j10 k11 i7", EMPTY, BLACK, 5000000, 0 },
     { "throughput", "h8 h9 i9 i10 j8 g7 k7", EMPTY, EMPTY, 300000, 0 },
 };
+// clang-format on
 
 void bench_solver(BenchCtx *ctx)
 {
