@@ -79,7 +79,7 @@
 #include "tt.h"
 #include "types.h"
 
-enum { DFPN_MAX_PV = 64, DFPN_SIM_BUDGET = 1 << 16, DFPN_SIM_MIN_CHILDREN = 24 };
+enum { DFPN_MAX_PV = 64, DFPN_SIM_BUDGET = 1 << 16, DFPN_SIM_MIN_CHILDREN = 4 };
 
 /* Progress report (called from thread 0 at most every progress_interval s). */
 typedef struct {

@@ -24,17 +24,22 @@
  * source's own work (TT work field), at least SIM_MIN_BUDGET and at most
  * DfpnConfig.sim_budget.
  *
- * Where: only at wide defender nodes (more than DfpnConfig.sim_min_children replies, default DFPN_SIM_MIN_CHILDREN: no
- * forcing threat, every legal reply listed, most of them far from the
- * fight), on by default (DFPN_SIM_BUDGET).  Measured (results/solver-bench.md,
- * 1 thread): at every defender node it proved 190-315 siblings per solve but
- * perturbed the narrow threat lines (the 53 positions of
- * results/bench-positions.txt: total work 1.28x, geometric mean 1.05); at
- * wide nodes only, those 53 keep their exact node counts, and the ladder
- * (results/opening-ladder.txt, 1e7 work nodes) proves 36 of 57 instead of 34
- * (the 5-stone roots `h8 h9 i9 h10 j10` in 7.4e6 instead of 1.44e7 and
- * `h8 i9 i7 h10 j8` in 9.8e6 instead of 5.0e7), none lost, geometric mean of
- * the work ratios 0.95.
+ * Where: at defender nodes with more than DfpnConfig.sim_min_children
+ * replies (default DFPN_SIM_MIN_CHILDREN = 4), on by default
+ * (DFPN_SIM_BUDGET).  Measured (results/solver-bench.md, 1 thread):
+ * - session 9, against no simulation: at every defender node it proved
+ *   190-315 siblings per solve but perturbed the narrow threat lines (the 53
+ *   positions of results/bench-positions.txt: total work 1.28x, geometric
+ *   mean 1.05); at nodes of more than 24 replies only, those 53 kept their
+ *   exact node counts, and the ladder (results/opening-ladder.txt, 1e7 work
+ *   nodes) proved 36 of 57 instead of 34, geometric mean 0.95;
+ * - session 10, the threshold on the ladder at 1e7 against 24: 8 gives a
+ *   geometric mean of 0.994 and loses one position, 1 (everywhere) 0.853 with
+ *   one gained and one lost, 4 0.844 with none lost and the median work to
+ *   proof 648,926 -> 380,591; on the 53 bench positions 4 costs 1.29x in
+ *   total, all of it one position (`h8 i9 i7 i8 g7 h6`, 2.6e5 -> 1.05e7; the
+ *   others within a few percent).  The ladder is the suite of the hard
+ *   opening lines, so 4 it is.
  */
 #include <string.h>
 

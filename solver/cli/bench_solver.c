@@ -35,7 +35,7 @@ static const BenchPos SUITE[] = {
     { "i7_a", "h8 i9 i7 g11 k7 j10 k8 k5", EMPTY, EMPTY, 5000000, 0 },
     { "d4_e", "h8 h9 i9 e9 f8 f7 g9 g6 f6", EMPTY, BLACK, 5000000, 0 },
     { "i7_c", "h8 i9 i7 i8 g7 f11", EMPTY, BLACK, 20000000, 0 },
-    /* Simulation's position (dfpn_sim.c): proven in 2.6e6 work with it, unknown at 5e6 without (7.65e6). */
+    /* Simulation's position (dfpn_sim.c): proven in 2.06e6 work with it, unknown at 5e6 without (7.65e6). */
     { "d4_sim", "h8 h9 i9 h10 j10 k11 i7", EMPTY, BLACK, 5000000, 0 },
     { "throughput", "h8 h9 i9 i10 j8 g7 k7", EMPTY, EMPTY, 300000, 0 },
 };
