@@ -255,14 +255,8 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
     GenCacheEntry *gce = &w->cache[key & ((1u << GEN_CACHE_BITS) - 1)];
     NodeStatus st = dfpn_node_gen(w, key, found, c);
     /* A wide defender node the search came back to: its replies that lose to a VCT (dfpn_prune.c). */
-    if (found && !is_or && s->cfg.vct_prune_budget && st.result == RESULT_UNKNOWN && dfpn_prune_wanted(w, c)) {
-        bool cached = gce->epoch == w->epoch && gce->key == key;
-        if (!cached || !gce->pruned) {
-            dfpn_prune_by_vct(w, key, c);
-            if (cached)
-                gce->pruned = true;
-        }
-    }
+    if (found && !is_or && s->cfg.vct_prune_budget && st.result == RESULT_UNKNOWN && dfpn_prune_wanted(w, c))
+        dfpn_prune_by_vct(w, key, c); /* once a solve per node (Worker.tried) */
     if (st.result != RESULT_UNKNOWN) {
         TTData t = { st.result == RESULT_PROVEN ? 0 : PN_INF, st.result == RESULT_PROVEN ? PN_INF : 0,
                      st.best, 0, st.exact };

@@ -112,7 +112,6 @@ typedef struct {
     uint32_t epoch; /* the worker's epoch when written: older entries are empty (0: never) */
     uint16_t n;
     bool complete, ordered;
-    bool pruned; /* dfpn_prune_by_vct ran on the node */
     Point mv[MAX_CHILDREN];
     uint8_t init_pn[MAX_CHILDREN];
 } GenCacheEntry;
@@ -197,7 +196,6 @@ static inline void dfpn_cache_put(GenCacheEntry *e, uint32_t epoch, Key key, con
     e->n = (uint16_t)c->n;
     e->complete = c->complete;
     e->ordered = c->ordered;
-    e->pruned = false;
     memcpy(e->mv, c->mv, (size_t)c->n);
     for (int i = 0; i < c->n; i++)
         e->init_pn[i] = (uint8_t)c->init_pn[i];

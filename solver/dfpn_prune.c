@@ -54,6 +54,21 @@
 
 enum { PRUNE_MIN_CHILDREN = 24 };
 
+/* Is the child of key ck solved in the TT already? */
+static bool child_solved(Worker *w, Key ck)
+{
+    TTData e;
+    return probe_kept(w->s, ck, &e) && (e.pn == 0 || e.dn == 0);
+}
+
+/* Store the child of key ck as an attacker win (a leaf: extraction proves it again) and count it. */
+static void store_pruned(Worker *w, Key ck, Point first, uint64_t work)
+{
+    TTData t = {0, PN_INF, first, tt_work_log(work), true};
+    dfpn_tt_put(w, ck, &t);
+    w->vct_pruned++;
+}
+
 /* A VCT of the attacker on the worker's board within budget: true when it wins, *first its first move. */
 static bool vct_wins(Worker *w, uint64_t budget, Point *first)
 {
@@ -90,12 +105,8 @@ static void prune_by_zone(Worker *w, Key key, const Children *c, Point first)
         if (d == POINT_PASS || zone_has(zone, d))
             continue;
         Key ck = ng_child_key(b, key, d);
-        TTData e;
-        if (probe_kept(w->s, ck, &e) && (e.pn == 0 || e.dn == 0))
-            continue;
-        TTData t = {0, PN_INF, first, 0, true};
-        dfpn_tt_put(w, ck, &t);
-        w->vct_pruned++;
+        if (!child_solved(w, ck))
+            store_pruned(w, ck, first, 0);
     }
 }
 
@@ -126,17 +137,13 @@ void dfpn_prune_by_vct(Worker *w, Key key, const Children *c)
     for (int i = 0; i < c->n && !should_stop(w); i++) {
         Point d = c->mv[i];
         Key ck = ng_child_key(b, key, d);
-        TTData e;
-        if (probe_kept(w->s, ck, &e) && (e.pn == 0 || e.dn == 0))
+        if (child_solved(w, ck))
             continue;
         uint64_t start = w->nodes;
         board_play(b, d);
         bool win = vct_wins(w, budget, &first);
         board_undo(b);
-        if (win) {
-            TTData t = {0, PN_INF, first, tt_work_log(w->nodes - start), true};
-            dfpn_tt_put(w, ck, &t);
-            w->vct_pruned++;
-        }
+        if (win)
+            store_pruned(w, ck, first, w->nodes - start);
     }
 }
