@@ -404,6 +404,8 @@ static void update(JobTree *t, int id)
         }
         n->pn = or_node ? mn : sum;
         n->dn = or_node ? sum : mn;
+        if (or_node && t->cfg.fail_weight > 0 && n->st.jobs > 0) /* its own job failed: Selection, jobtree.h */
+            n->pn = pn_add(n->pn, (ProofNum)((uint64_t)n->epn * (uint64_t)t->cfg.fail_weight / 100));
         n->selectable = open_child;
         if (or_node && win >= 0)
             solved_inner(t, id, RESULT_PROVEN, win);

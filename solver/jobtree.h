@@ -42,7 +42,15 @@
  * Selection.  From the root down: at an OR node the child of least pn, at an
  * AND node the child of least dn (ties: generation order), skipping solved
  * children and subtrees whose every open leaf is already running (so several
- * jobs can be in flight).  Goals change only the root's choice:
+ * jobs can be in flight).  An expanded OR node whose own job failed adds
+ * JtConfig.fail_weight percent of that job's pn to the pn its children give
+ * it: a line that keeps failing grows dearer with every black move it is
+ * followed down.  Without it, a line whose AND nodes each keep one hard
+ * defence open (every other reply proven) carries the same pn down any
+ * number of levels, and a line that went wrong (a black move that does not
+ * win cannot be disproven: a draw) takes every job.  AND nodes add nothing:
+ * white's replies are all to be proven anyway, so expanding a 5th move whose
+ * job failed is the normal way down.  Goals change only the root's choice:
  *   - JT_GOAL_WIN: plain PNS; done when the root is solved.
  *   - JT_GOAL_COUNT (root black to move): every root child is to be decided
  *     (W bounds of a 4-stone root); the open child of least pn is worked on.
@@ -140,6 +148,7 @@ typedef struct {
     uint64_t job_nodes; /* budget of one job (work nodes), > 0 */
     int max_stones;     /* leaves with this many stones are not expanded (0: 40) */
     int scale;          /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
+    int fail_weight;    /* an expanded OR node's pn gains this percent of its failed job's pn (Selection) */
 } JtConfig;
 
 /* A job handed to a runner. */

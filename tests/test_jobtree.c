@@ -567,6 +567,47 @@ static void test_resume_same_sequence(void **state)
     assert_true(deepest >= 6);
 }
 
+/*
+ * JtConfig.fail_weight: an expanded node whose own job failed adds that
+ * percent of the job's pn to the pn its children give it; a leaf does not.
+ */
+static void test_fail_weight(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8");
+    Script s = {.best = pt("g9"), .est_mv = {pt("g9"), pt("j10")}, .est_pn = {40, 3}, .nest = 2};
+    const int weights[2] = {0, 50};
+    for (int k = 0; k < 2; k++) {
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .fail_weight = weights[k]};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        ProofNum pn, dn;
+        JtJob job;
+        JtOutcome o;
+        assert_int_equal(jt_next(t, &job), 0); /* the root's own job: pn 100 */
+        run_job(&s, &job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        jt_root_pn(t, &pn, &dn);
+        assert_int_equal(pn, 100);             /* a leaf: the job's pn alone */
+        assert_int_equal(jt_next(t, &job), 0); /* expands the root; j10 (pn 3) is next */
+        Board nb = node_frame(&job);
+        assert_true(has_black(&nb, pt("j10")));
+        jt_root_pn(t, &pn, &dn);
+        assert_int_equal(pn, 3 + weights[k]); /* the least child, plus half of the failed job's 100 */
+        run_job(&s, &job, &o);                /* j10 fails too: pn 100 */
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        jt_root_pn(t, &pn, &dn);
+        assert_int_equal(pn, 40 + weights[k]); /* g9 is the least child now */
+        assert_int_equal(jt_next(t, &job), 0);
+        nb = node_frame(&job);
+        assert_true(has_black(&nb, pt("g9")));
+        jt_free(t);
+    }
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -607,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_symmetric_classes),
         cmocka_unit_test(test_fair_n_first_jobs),
         cmocka_unit_test(test_resume_same_sequence),
+        cmocka_unit_test(test_fail_weight),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

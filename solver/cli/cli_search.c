@@ -5,15 +5,16 @@
  * stands.
  *
  *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
- *         [--job-scale K] [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB]
- *         [--db PATH] [--json] [--quiet]
+ *         [--job-scale K] [--fail-weight P] [--time S] [--max-jobs N]
+ *         [--workers W] [--threads T] [--tt-mb MB] [--db PATH] [--json] [--quiet]
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
  * POSITION is an opening ("I7", white to move) or any later position;
  * with `--goal w4` it is the 4-stone position whose W is wanted ("I7 i8";
- * `--goal w4 I7 i8` reads the same, the arguments being joined).  All state is in the database (created when missing), so the same
- * command resumes; SIGINT/SIGTERM/SIGUSR1 end the running jobs (dropped),
- * print the bounds reached and exit 75.
+ * `--goal w4 I7 i8` reads the same, the arguments being joined).  All
+ * state is in the database (created when missing), so the same command
+ * resumes; SIGINT/SIGTERM/SIGUSR1 end the running jobs (dropped), print the
+ * bounds reached and exit 75.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,7 @@
 #include "search_db.h"
 #include "cli_search.h"
 
-enum { DEFAULT_JOB_NODES = 1000000, MAX_WORKERS = 64 };
-
+enum { DEFAULT_JOB_NODES = 1000000, DEFAULT_FAIL_WEIGHT = 100, MAX_WORKERS = 64 };
 
 static const char *goal_str(JtGoal g)
 {
@@ -303,10 +303,12 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         return cli_error(EXIT_SOFTWARE, "out of memory");
     memcpy(av, argv, sizeof *av * (size_t)argc);
     av[argc] = NULL;
-    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL;
+    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL, *fail_s = NULL;
     int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "job-scale", true, &scale_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "fail-weight", true, &fail_s);
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "job-nodes", true, &job_s);
     if (rc <= 1)
@@ -341,6 +343,10 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     if (!rc && scale_s && !(rc = parse_u64(scale_s, "--job-scale", &scale)) && scale > 16)
         rc = cli_error(EXIT_USAGE, "--job-scale: at most 16");
     jc.scale = (int)scale;
+    uint64_t fail_weight = DEFAULT_FAIL_WEIGHT;
+    if (!rc && fail_s && !(rc = parse_u64(fail_s, "--fail-weight", &fail_weight)) && fail_weight > 10000)
+        rc = cli_error(EXIT_USAGE, "--fail-weight: at most 10000 (percent)");
+    jc.fail_weight = (int)fail_weight;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
@@ -625,6 +631,7 @@ int cmd_opening(int argc, char **argv)
                 "                     [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
                 "  --job-nodes N  work nodes of one df-pn job (default 1000000)\n"
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
+                "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
                 "       renju opening report [CODE...] [--db PATH] [--json]   (every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;
