@@ -429,6 +429,7 @@ static void solve_begin(Dfpn *s, const Board *b)
     s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
+    s->node_rules.first_or_stones = board_stone_count(b) + (b->to_move == s->attacker ? 0 : 1);
 }
 
 /* One thread's part of the solve (inside the parallel region): search from b until solved or stopped. */
@@ -565,7 +566,9 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     Worker *w = &s->workers[s->result_tid];
     dfpn_worker_begin(w, s, b, s->result_tid); /* it continues the solving thread's search */
     Color saved = s->attacker;
+    int saved_first = s->node_rules.first_or_stones;
     s->attacker = attacker;
+    s->node_rules.first_or_stones = board_stone_count(b) + (b->to_move == attacker ? 0 : 1); /* b is the root here */
     atomic_store(&s->stop_internal, false);
     s->deadline = 0;
     s->node_limit = 0;
@@ -578,6 +581,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     }
     dfpn_flush_tt_count(w);
     s->attacker = saved;
+    s->node_rules.first_or_stones = saved_first;
     if (dfpn_probe(s, b, attacker, &e))
         return e.pn == 0 ? RESULT_PROVEN : e.dn == 0 ? RESULT_DISPROVEN : RESULT_UNKNOWN;
     return RESULT_UNKNOWN;

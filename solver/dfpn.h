@@ -79,7 +79,13 @@
 #include "tt.h"
 #include "types.h"
 
-enum { DFPN_MAX_PV = 64, DFPN_SIM_BUDGET = 1 << 16, DFPN_SIM_MIN_CHILDREN = 4 };
+enum {
+    DFPN_MAX_PV = 64,
+    DFPN_SIM_BUDGET = 1 << 16,
+    DFPN_SIM_MIN_CHILDREN = 4,
+    DFPN_QUIET_FREE = 2,     /* see DfpnConfig.quiet_free */
+    DFPN_QUIET_DEEP_PN = 64, /* see DfpnConfig.quiet_deep_pn */
+};
 
 /* Progress report (called from thread 0 at most every progress_interval s). */
 typedef struct {
@@ -110,10 +116,18 @@ typedef struct {
      * (zone.h) instead of a VCT after each reply.
      */
     bool vct_prune_zone;
-    uint64_t sim_budget;     /* simulation (dfpn_sim.c): work cap of one (0: none; default DFPN_SIM_BUDGET) */
-    int sim_min_children;    /* simulation only at defender nodes with more replies (0: DFPN_SIM_MIN_CHILDREN) */
-    int vct_order;           /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
-    atomic_bool *stop;       /* external stop flag (may be NULL), e.g. set by a signal handler */
+    uint64_t sim_budget;  /* simulation (dfpn_sim.c): work cap of one (0: none; default DFPN_SIM_BUDGET) */
+    int sim_min_children; /* simulation only at defender nodes with more replies (0: DFPN_SIM_MIN_CHILDREN) */
+    int vct_order;        /* threat order of the leaf VCT (vct.h): 0 or 1 strict (the default), 2..4 wide */
+    /*
+     * Quiet attacker moves deep in the search (NodeRules in nodegen.h): a
+     * quiet candidate more than quiet_free attacker moves below the root
+     * starts at proof number quiet_deep_pn instead of 8 (0: the defaults
+     * DFPN_QUIET_FREE and DFPN_QUIET_DEEP_PN; quiet_free < 0: off).
+     */
+    int quiet_free;
+    int quiet_deep_pn;
+    atomic_bool *stop; /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;
     double progress_interval; /* seconds (0: 0.5) */

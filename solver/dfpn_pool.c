@@ -286,6 +286,10 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
         c.progress_interval = 0.5;
     if (c.sim_min_children <= 0)
         c.sim_min_children = DFPN_SIM_MIN_CHILDREN;
+    if (c.quiet_free == 0)
+        c.quiet_free = DFPN_QUIET_FREE;
+    if (c.quiet_deep_pn <= 0 || c.quiet_deep_pn > 255)
+        c.quiet_deep_pn = DFPN_QUIET_DEEP_PN;
     return c;
 }
 
@@ -296,7 +300,9 @@ static NodeRules node_rules_of(const DfpnConfig *cfg)
                        .full_width = cfg->full_width,
                        .vcf_budget = cfg->vcf_budget,
                        .vct_budget = cfg->vct_budget,
-                       .vct_order = cfg->vct_order};
+                       .vct_order = cfg->vct_order,
+                       .quiet_free = cfg->quiet_free,
+                       .quiet_deep_pn = cfg->quiet_deep_pn};
 }
 
 /*

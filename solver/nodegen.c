@@ -181,6 +181,9 @@ static NodeStatus gen_or(const NodeRules *nr, Board *b, Color att, Children *c, 
         return status_open();
     }
     bool full = nr->full_width || board_stone_count(b) == 0;
+    ProofNum quiet_pn = INIT_PN_QUIET; /* a quiet move deep in the search starts dearer: NodeRules */
+    if (nr->quiet_free > 0 && (board_stone_count(b) - nr->first_or_stones) / 2 >= nr->quiet_free)
+        quiet_pn = (ProofNum)nr->quiet_deep_pn;
     uint16_t near[BOARD_SIZE];
     ThrWindows wm;
     bool black = rs == RULE_RENJU && att == BLACK;
@@ -201,7 +204,7 @@ static NodeStatus gen_or(const NodeRules *nr, Board *b, Color att, Children *c, 
                 continue;
             int i = c->n++;
             c->mv[i] = p;
-            c->init_pn[i] = four ? INIT_PN_FOUR : dbl ? INIT_PN_DOUBLE : three ? INIT_PN_THREE : INIT_PN_QUIET;
+            c->init_pn[i] = four ? INIT_PN_FOUR : dbl ? INIT_PN_DOUBLE : three ? INIT_PN_THREE : quiet_pn;
         }
     }
     if (full) {

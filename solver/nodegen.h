@@ -29,6 +29,15 @@ typedef struct {
     uint64_t vcf_budget; /* nodes of each leaf VCF */
     uint64_t vct_budget; /* nodes of a leaf VCT at each new attacker node (0: no leaf VCT) */
     int vct_order;       /* its threat order (vct.h; 0 or 1: strict) */
+    /*
+     * Quiet attacker moves deep in the search (ng_generate): from attacker
+     * move quiet_free + 1 on, counted from the search's first attacker node
+     * (which has first_or_stones stones), a quiet candidate starts at
+     * quiet_deep_pn instead of INIT_PN_QUIET.  quiet_free <= 0: never.
+     */
+    int quiet_free;
+    int quiet_deep_pn;   /* 1..255 (the child lists cache initial numbers in a byte) */
+    int first_or_stones; /* set per solve (dfpn.c) */
 } NodeRules;
 
 /* The children of one node. */
@@ -81,6 +90,13 @@ typedef struct {
  *     wins against are left out (proven: the leaf VCF re-finds the win when a
  *     proof is extracted, which lists every move with x NULL), and with none
  *     left the node is proven.  Defender children get init_pn 1.
+ * Attacker children start at INIT_PN_FOUR, _DOUBLE, _THREE or _QUIET by the
+ * line patterns the move makes (nodegen.c); a quiet move deeper than
+ * nr->quiet_free attacker moves from the search's first attacker node starts
+ * at nr->quiet_deep_pn: the proofs the solver finds put their quiet attacker
+ * moves (those answered by a wide defender node) almost all in the first two
+ * or three attacker moves, while a search without this spends most of its
+ * defender nodes on quiet moves far deeper (results/solver-bench.md).
  */
 NodeStatus ng_generate(const NodeRules *nr, Board *b, Color att, Children *c, bool run_leaf, NgCtx *x);
 

@@ -549,6 +549,43 @@ static void test_tie_transform(void **state)
     }
 }
 
+/*
+ * Quiet attacker moves deep in the search (NodeRules.quiet_free): the same
+ * node's quiet candidates start at 8 within quiet_free attacker moves of the
+ * search's first attacker node and at quiet_deep_pn beyond; the threats keep
+ * their numbers, and the candidate list is the same.
+ */
+static void test_quiet_deep_pn(void **state)
+{
+    (void)state;
+    Board b = parse_pos("h8 h9 i9 h10 j10 k11", EMPTY); /* black to move */
+    int st = board_stone_count(&b);
+    static Children near, deep, off;
+    NodeRules nr = {.rules = RULE_RENJU, .quiet_free = 2, .quiet_deep_pn = 64, .first_or_stones = st - 2};
+    ng_generate(&nr, &b, BLACK, &near, false, NULL); /* the 2nd attacker move from the first: quiet 8 */
+    nr.first_or_stones = st - 4;                     /* the 3rd: beyond quiet_free */
+    ng_generate(&nr, &b, BLACK, &deep, false, NULL);
+    nr.quiet_free = 0; /* off */
+    ng_generate(&nr, &b, BLACK, &off, false, NULL);
+    assert_int_equal(near.n, deep.n);
+    assert_int_equal(near.n, off.n);
+    int quiet = 0, threats = 0;
+    for (int i = 0; i < near.n; i++) {
+        assert_int_equal(near.mv[i], deep.mv[i]);
+        assert_int_equal(near.init_pn[i], off.init_pn[i]);
+        if (near.init_pn[i] == 8) {
+            assert_int_equal(deep.init_pn[i], 64);
+            quiet++;
+        } else {
+            assert_true(near.init_pn[i] < 8);
+            assert_int_equal(deep.init_pn[i], near.init_pn[i]);
+            threats++;
+        }
+    }
+    assert_true(quiet > 10);
+    assert_true(threats > 0);
+}
+
 static void test_tie_shuffles(void **state)
 {
     (void)state;
@@ -682,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_set_config),
         cmocka_unit_test(test_tie_transform),
         cmocka_unit_test(test_tie_shuffles),
+        cmocka_unit_test(test_quiet_deep_pn),
         cmocka_unit_test(test_portfolio),
     };
     // clang-format on

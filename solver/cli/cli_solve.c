@@ -167,6 +167,11 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *zb = getenv("RENJU_VCT_ZONE"); /* tuning knob: VCT pruning by relevance zone (zone.h) */
     if (zb && *zb)
         cfg.vct_prune_zone = strtoull(zb, NULL, 10) != 0;
+    const char *qf = getenv("RENJU_QUIET_FREE"), *qp = getenv("RENJU_QUIET_PN"); /* tuning knobs: NodeRules */
+    if (qf && *qf)
+        cfg.quiet_free = atoi(qf);
+    if (qp && *qp)
+        cfg.quiet_deep_pn = atoi(qp);
     const char *sw = getenv("RENJU_SIM_WIDTH"); /* tuning knob: simulation only above this many replies */
     if (sw)
         cfg.sim_min_children = atoi(sw);
