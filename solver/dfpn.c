@@ -429,7 +429,7 @@ static void solve_begin(Dfpn *s, const Board *b)
     s->t0 = clock_now();
     s->deadline = s->cfg.max_time > 0 ? s->t0 + s->cfg.max_time : 0;
     s->node_limit = s->cfg.max_nodes;
-    s->node_rules.first_or_stones = board_stone_count(b) + (b->to_move == s->attacker ? 0 : 1);
+    s->node_rules.first_or_stones = ng_first_or_stones(b, s->attacker);
 }
 
 /* One thread's part of the solve (inside the parallel region): search from b until solved or stopped. */
@@ -568,7 +568,7 @@ Result dfpn_search_node(Dfpn *s, Board *b, Color attacker, uint64_t max_nodes)
     Color saved = s->attacker;
     int saved_first = s->node_rules.first_or_stones;
     s->attacker = attacker;
-    s->node_rules.first_or_stones = board_stone_count(b) + (b->to_move == attacker ? 0 : 1); /* b is the root here */
+    s->node_rules.first_or_stones = ng_first_or_stones(b, attacker); /* b is the root here */
     atomic_store(&s->stop_internal, false);
     s->deadline = 0;
     s->node_limit = 0;

@@ -40,6 +40,12 @@ typedef struct {
     int first_or_stones; /* set per solve (dfpn.c) */
 } NodeRules;
 
+/* NodeRules.first_or_stones for a search rooted at b with attacker att: the stones at its first attacker node. */
+static inline int ng_first_or_stones(const Board *b, Color att)
+{
+    return board_stone_count(b) + (b->to_move == att ? 0 : 1);
+}
+
 /* The children of one node. */
 typedef struct {
     int n;
