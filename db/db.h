@@ -179,6 +179,9 @@ int db_stats(Db *db, DbStats *st);
 int db_work_put(Db *db, const void *key, size_t klen, const void *val, size_t vlen);
 int db_work_get(Db *db, const void *key, size_t klen, void **val, size_t *vlen);
 int db_work_del(Db *db, const void *key, size_t klen);
+/* Delete every resume-state key that begins with prefix (1..511 bytes), in one
+ * transaction; *n (may be NULL) the number deleted.  0 or an error code. */
+int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n);
 
 /*
  * The stored record under a canonical key (best move in the canonical

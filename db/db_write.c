@@ -281,6 +281,44 @@ int db_work_put(Db *db, const void *key, size_t klen, const void *val, size_t vl
 
 int db_work_del(Db *db, const void *key, size_t klen) { return work_write(db, key, klen, NULL, 0, true); }
 
+int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n)
+{
+    if (n)
+        *n = 0;
+    if (db->rdonly || plen == 0 || plen > 511)
+        return RJ_EBADARG;
+    pthread_mutex_lock(&db->qlock);
+    MDB_txn *txn;
+    uint64_t count = 0;
+    int rc = db_txn_begin(db, 0, &txn);
+    if (!rc) {
+        MDB_cursor *cur;
+        rc = mdb_cursor_open(txn, db->work, &cur);
+        if (!rc) {
+            for (;;) { /* seek the first key >= prefix again after each delete */
+                MDB_val k = {plen, (void *)prefix}, v;
+                rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+                if (rc || k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+                    break;
+                if ((rc = mdb_cursor_del(cur, 0)))
+                    break;
+                count++;
+            }
+            if (rc == MDB_NOTFOUND)
+                rc = 0;
+            mdb_cursor_close(cur);
+        }
+        if (rc)
+            db_txn_abort(db, txn);
+        else
+            rc = db_txn_commit(db, txn);
+    }
+    pthread_mutex_unlock(&db->qlock);
+    if (!rc && n)
+        *n = count;
+    return db_map_err(rc);
+}
+
 int db_work_get(Db *db, const void *key, size_t klen, void **val, size_t *vlen)
 {
     *val = NULL;

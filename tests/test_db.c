@@ -478,6 +478,22 @@ static void test_result_store(void **state)
     free(v);
     assert_int_equal(db_work_del(db, "job", 3), 0);
     assert_int_equal(db_work_get(db, "job", 3, &v, &vlen), RJ_ENOTFOUND);
+    /* Clearing by prefix: only the keys that begin with it go. */
+    const char *keys[] = {"jt0", "jt1:a", "jt1:b", "jt1:ccc", "jt1", "jt2:a", "ju"};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(db_work_put(db, keys[i], strlen(keys[i]), "x", 1), 0);
+    uint64_t gone = 99;
+    assert_int_equal(db_work_clear(db, "jt1:", 4, &gone), 0);
+    assert_int_equal(gone, 3);
+    for (int i = 0; i < 7; i++) {
+        int want = strncmp(keys[i], "jt1:", 4) ? 0 : RJ_ENOTFOUND;
+        assert_int_equal(db_work_get(db, keys[i], strlen(keys[i]), &v, &vlen), want);
+        if (!want)
+            free(v);
+    }
+    assert_int_equal(db_work_clear(db, "jt1:", 4, &gone), 0);
+    assert_int_equal(gone, 0);
+    assert_int_equal(db_work_clear(db, "", 0, &gone), RJ_EBADARG);
     db_close(db);
     /* Closing flushed: reopen and count. */
     DbOptions ro = {DB_RDONLY, 0, 0};

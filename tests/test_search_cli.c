@@ -154,6 +154,57 @@ static void test_deterministic_and_resume(void **state)
     free(c);
 }
 
+/* The sum of every "effort" of a status JSON: the work the saved tree records. */
+static long long effort_sum(const char *p)
+{
+    char *s = slurp(p);
+    long long sum = 0;
+    for (const char *q = strstr(s, "\"effort\":"); q; q = strstr(q + 1, "\"effort\":"))
+        sum += strtoll(q + 9, NULL, 10);
+    free(s);
+    return sum;
+}
+
+/* --fresh-tree forgets the saved tree (the next run starts from the root's job again), never the results. */
+static void test_fresh_tree(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "f.lmdb");
+    const char *args = "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --json";
+    assert_int_equal(RENJU(path("f1.json"), path("f1.err"), "%s --max-jobs 15 --quiet --db %s", args, db), 0);
+    assert_int_equal(RENJU(path("fs1.json"), path("fs.err"), "opening status \"I7 i8\" --goal w4 --json --db %s", db),
+                     0);
+    long long before = effort_sum(path("fs1.json"));
+    assert_true(before >= 15 * 20000LL);
+    assert_int_equal(RENJU(path("f2.json"), path("f2.err"), "%s --max-jobs 1 --fresh-tree --db %s", args, db), 0);
+    char *s = slurp(path("f2.err"));
+    assert_non_null(strstr(s, "forgot the saved state of 16 positions")); /* the root and its 15 jobs' nodes */
+    free(s);
+    s = slurp(path("f2.json"));
+    assert_int_equal(json_int(s, "jobs"), 1);
+    assert_int_equal(json_int(s, "tree_nodes"), 222); /* the root's job ran again and expanded it */
+    free(s);
+    assert_int_equal(RENJU(path("fs2.json"), path("fs.err"), "opening status \"I7 i8\" --goal w4 --json --db %s", db),
+                     0);
+    long long after = effort_sum(path("fs2.json"));
+    assert_true(after >= 20000 && after < 2 * 20000 + 100);
+    assert_int_equal(RENJU(path("f3.json"), path("f3.err"), "opening status \"I7 i8\" --fresh-tree --db %s", db), 64);
+    /* a position the tree proved: after --fresh-tree it is still proven, from the stored result, with no job */
+    db = dbpath(dbbuf, sizeof dbbuf, "fp.lmdb");
+    const char *pos = "opening search \"h8 h9 i9 e11 i11 k5 j8\" --job-nodes 50000 --json";
+    assert_int_equal(RENJU(path("fp1.json"), path("fp.err"), "%s --db %s", pos, db), 0);
+    s = slurp(path("fp1.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_true(json_int(s, "jobs") > 1);
+    free(s);
+    assert_int_equal(RENJU(path("fp2.json"), path("fp.err"), "%s --fresh-tree --db %s", pos, db), 0);
+    s = slurp(path("fp2.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_int_equal(json_int(s, "jobs"), 0);
+    free(s);
+}
+
 /* Start a long run in the background; wait (polling, no fixed sleep) until it reported a job. */
 static pid_t start_long_run(const char *db, const char *err)
 {
@@ -441,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),
         cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_fresh_tree),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_mpi_same_as_local),

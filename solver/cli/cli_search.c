@@ -6,7 +6,7 @@
  *
  *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
  *         [--job-scale K] [--fail-weight P] [--time S] [--max-jobs N]
- *         [--workers W] [--threads T] [--tt-mb MB] [--db PATH] [--json] [--quiet]
+ *         [--workers W] [--threads T] [--tt-mb MB] [--fresh-tree] [--db PATH] [--json] [--quiet]
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
  * POSITION is an opening ("I7", white to move) or any later position;
@@ -316,6 +316,12 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "workers", true, &workers_s);
     bool tt_given = cli_has_opt(argc, av, "tt-mb");
+    const char *unused = NULL;
+    bool fresh_tree = false;
+    if (rc <= 1) {
+        rc = cli_take_opt(&argc, av, "fresh-tree", false, &unused);
+        fresh_tree = rc == 1;
+    }
     CliArgs a;
     memset(&a, 0, sizeof a);
     if (rc <= 1)
@@ -351,6 +357,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
         rc = cli_error(EXIT_USAGE, "--workers: at most %d", MAX_WORKERS);
+    if (!rc && fresh_tree && !run)
+        rc = cli_error(EXIT_USAGE, "--fresh-tree: only for opening search");
     if (!rc && a.npos == 0)
         rc = cli_error(EXIT_USAGE, "opening %s: a POSITION is needed (e.g. I7, or \"I7 i8\" with --goal w4)",
                        run ? "search" : "status");
@@ -376,6 +384,7 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->max_jobs = max_jobs;
     o->workers = (int)workers;
     o->tt_given = tt_given;
+    o->fresh_tree = fresh_tree;
     o->root = root;
     return 0;
 }
@@ -401,6 +410,21 @@ void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
     }
 }
 
+int search_fresh_tree(const SearchOpts *o, Db *db)
+{
+    if (!o->fresh_tree)
+        return 0;
+    uint64_t forgotten = 0;
+    int rc = search_db_forget_tree(db, &forgotten);
+    if (rc)
+        return cli_error(cli_exit_code(rc), "%s: cannot clear the saved search tree: %s", cli_db_path(&o->a),
+                         rj_strerror(rc));
+    if (!o->a.quiet)
+        fprintf(stderr, "--fresh-tree: forgot the saved state of %llu positions; the stored results stay\n",
+                (unsigned long long)forgotten);
+    return 0;
+}
+
 static int search_main(int argc, char **argv, bool run)
 {
     SearchOpts o;
@@ -416,6 +440,10 @@ static int search_main(int argc, char **argv, bool run)
     /* Each job commits (kill -9 loses at most the running jobs); the disk is synced once a second. */
     if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE | DB_NOSYNC : DB_RDONLY, &db)))
         return rc;
+    if (run && (rc = search_fresh_tree(&o, db))) {
+        db_close(db);
+        return rc;
+    }
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, a.rules, !run, &src);
@@ -632,6 +660,7 @@ int cmd_opening(int argc, char **argv)
                 "  --job-nodes N  work nodes of one df-pn job (default 1000000)\n"
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
                 "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
+                "  --fresh-tree   forget the saved tree of the database first (the results stay)\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
                 "       renju opening report [CODE...] [--db PATH] [--json]   (every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;

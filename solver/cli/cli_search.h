@@ -20,6 +20,7 @@ typedef struct {
     uint64_t max_jobs; /* 0: no limit */
     int workers;       /* local worker threads */
     bool tt_given;     /* --tt-mb given */
+    bool fresh_tree;   /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
     Board root;
 } SearchOpts;
 
@@ -29,6 +30,9 @@ typedef struct {
  * exit code.
  */
 int search_opts(int argc, char **argv, bool run, SearchOpts *o);
+
+/* --fresh-tree: forget the saved tree of db (search_db_forget_tree) and say so; 0 or an exit code (printed). */
+int search_fresh_tree(const SearchOpts *o, Db *db);
 
 /* The df-pn configuration of one worker's solver (budget, threads, TT size, the stop flag). */
 void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg);

@@ -405,6 +405,10 @@ static int master(const SearchOpts *o, int size, bool check_all)
     int rc = cli_db_open(cli_db_path(a), DB_CREATE | DB_NOSYNC, &db);
     if (rc)
         return rc;
+    if ((rc = search_fresh_tree(o, db))) {
+        db_close(db);
+        return rc;
+    }
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, a->rules, false, &src);

@@ -20,6 +20,8 @@ static void work_key(const SearchDb *s, const Board *b, uint8_t *k, int *t)
     memcpy(k + 4, dk.b, DB_KEY_LEN);
 }
 
+int search_db_forget_tree(Db *db, uint64_t *n) { return db_work_clear(db, "jt1:", 4, n); }
+
 static int src_lookup(void *ctx, const Board *b, Result *res)
 {
     SearchDb *s = ctx;

@@ -40,4 +40,12 @@ typedef struct {
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
 void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src);
 
+/*
+ * Forget the saved state of every node (every "jt1:" key) of db in one
+ * transaction, keeping the results; *n the states deleted.  The next
+ * search builds its tree again from the stored results, so a stronger solver
+ * gets to run the first jobs of the positions still open.  0 or an error code.
+ */
+int search_db_forget_tree(Db *db, uint64_t *n);
+
 #endif /* RJ_SEARCH_DB_H */
