@@ -39,6 +39,27 @@ static void test_verify(void **state)
     assert_non_null(strstr(r.out, "verified: yes"));
 }
 
+/* An unknown black solve points to the opening-level search (stderr); --quiet and other outcomes do not. */
+static void test_unknown_hint(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "solve", "h8 i9 i7 i8 g7 h7", "--attacker", "black", "--nodes", "20000", "--tt-mb", "8", "--progress",
+        "none", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "result: unknown"));
+    assert_string_equal(r.err, "");
+    run(&r, "solve", "h8 i9 i7 i8 g7 h7", "--attacker", "black", "--nodes", "20000", "--tt-mb", "8",
+        "--progress-interval", "1000", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "hint: "));
+    assert_non_null(strstr(r.err, "renju opening search \"h8 i9 i7 i8 g7 h7\" --goal win"));
+    run(&r, "solve", "h8 h9 i8 i9 j8 j9", "--tt-mb", "8", "--progress-interval", "1000", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "result: proven"));
+    assert_null(strstr(r.err, "hint: "));
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -105,8 +126,8 @@ static void test_signals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_json),    cmocka_unit_test(test_verify),  cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_db_round_trip), cmocka_unit_test(test_signals),
+        cmocka_unit_test(test_solve_json), cmocka_unit_test(test_verify),        cmocka_unit_test(test_unknown_hint),
+        cmocka_unit_test(test_bad_input),  cmocka_unit_test(test_db_round_trip), cmocka_unit_test(test_signals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

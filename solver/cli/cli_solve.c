@@ -256,6 +256,16 @@ static int run_solve(int argc, char **argv, bool verify)
             o.stored = db_path(db);
     }
     print_out(&a, &o, verify);
+    /* A hard black win: the job-level search splits it where one flat budget stalls. */
+    if (o.r.result == RESULT_UNKNOWN && !o.r.interrupted && o.r.attacker == BLACK && !a.json && !a.quiet &&
+        pr.mode != PROGRESS_JSON && pr.mode != PROGRESS_NONE && b.base_ply == 0 && b.ply > 0) {
+        char mv[MAX_PLY * 6 + 8];
+        notation_moves_str(b.hist, b.ply, mv, sizeof mv);
+        fprintf(stderr,
+                "hint: the opening-level search proves harder positions than one budget can: "
+                "renju opening search \"%s\" --goal win --db PATH\n",
+                mv);
+    }
     int src = a.sgf ? write_sgf(&a, &b, &o, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0) : 0;
     free(w.data);
     db_close(db);
