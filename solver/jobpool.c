@@ -29,6 +29,8 @@ static bool stopping(const Pool *p)
         return true;
     if (p->c->deadline > 0 && clock_now() >= p->c->deadline)
         return true;
+    if (p->c->max_work && jt_stats(p->t)->nodes >= p->c->max_work)
+        return true;
     return p->c->max_jobs && p->started >= p->c->max_jobs;
 }
 

@@ -12,8 +12,9 @@
  *
  * Stopping: the runners' df-pn stop flag (DfpnConfig.stop) set by a signal
  * ends the running jobs (their results are dropped: a partial job is not
- * effort) and the run; the deadline and max_jobs only stop new jobs from
- * starting (the running ones finish within their budget).
+ * effort) and the run; the deadline, max_jobs and max_work only stop new
+ * jobs from starting (the running ones finish within their budget, so a run
+ * can end up to a job's budget per worker past max_work).
  */
 #ifndef RJ_JOBPOOL_H
 #define RJ_JOBPOOL_H
@@ -29,6 +30,7 @@ typedef struct {
     atomic_bool *stop;       /* the flag the runners' solvers watch (may be NULL) */
     double deadline;         /* monotonic seconds (clock_now, core/clock.h), 0: none */
     uint64_t max_jobs;       /* jobs to start, 0: no limit */
+    uint64_t max_work;       /* no job starts once the finished jobs spent this many work nodes, 0: no limit */
     /* Commit the runners' queued results (may be NULL); called under the lock before jt_done. */
     int (*flush)(void *flush_ctx);
     void *flush_ctx;
@@ -38,8 +40,8 @@ typedef struct {
 } JobPoolConfig;
 
 /*
- * Run jobs until the goal is met, the tree has no open leaf, the deadline or
- * max_jobs is reached, or the stop flag is set.  Returns 0, RJ_EINTR (the stop
+ * Run jobs until the goal is met, the tree has no open leaf, the deadline,
+ * max_jobs or max_work is reached, or the stop flag is set.  Returns 0, RJ_EINTR (the stop
  * flag), or the first error of the tree, a runner or flush (the other
  * workers then stop after their job).
  */

@@ -205,6 +205,23 @@ static void test_fresh_tree(void **state)
     free(s);
 }
 
+/* --nodes: a total work budget; no job starts once the finished ones spent it (1 worker: exact). */
+static void test_total_nodes(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "n.lmdb");
+    assert_int_equal(RENJU(path("n.json"), path("n.err"),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --nodes 100000 --quiet --json --db %s",
+                           db),
+                     0);
+    char *s = slurp(path("n.json"));
+    long jobs = json_int(s, "jobs"), nodes = json_int(s, "nodes");
+    free(s);
+    assert_true(nodes >= 100000 && nodes < 100000 + 20100); /* the cap, and at most one more job */
+    assert_int_equal(jobs, 5);                              /* these jobs all spend their 20,000 (unknown) */
+}
+
 /* Start a long run in the background; wait (polling, no fixed sleep) until it reported a job. */
 static pid_t start_long_run(const char *db, const char *err)
 {
@@ -493,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_kill9_resumes),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_fresh_tree),
+        cmocka_unit_test(test_total_nodes),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_mpi_same_as_local),

@@ -5,7 +5,7 @@
  * stands.
  *
  *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
- *         [--job-scale K] [--fail-weight P] [--time S] [--max-jobs N]
+ *         [--job-scale K] [--fail-weight P] [--time S] [--nodes N] [--max-jobs N]
  *         [--workers W] [--threads T] [--tt-mb MB] [--fresh-tree] [--db PATH] [--json] [--quiet]
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
@@ -476,15 +476,16 @@ static int search_main(int argc, char **argv, bool run)
         SearchProgress pr;
         search_progress_init(&pr, &a, &root);
         FlushCtx fc = { db, t0 + 1.0 };
-        JobPoolConfig pc = { .workers = nw,
-                             .runners = runners,
-                             .stop = cli_run_stop(),
-                             .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
-                             .max_jobs = max_jobs,
-                             .flush = flush_db,
-                             .flush_ctx = &fc,
-                             .progress = search_progress,
-                             .ctx = &pr };
+        JobPoolConfig pc = {.workers = nw,
+                            .runners = runners,
+                            .stop = cli_run_stop(),
+                            .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
+                            .max_jobs = max_jobs,
+                            .max_work = a.nodes > 0 ? (uint64_t)a.nodes : 0,
+                            .flush = flush_db,
+                            .flush_ctx = &fc,
+                            .progress = search_progress,
+                            .ctx = &pr};
         src_rc = jobpool_run(t, &pc);
         search_progress_end(&pr, t);
         interrupted = src_rc == RJ_EINTR;
@@ -661,6 +662,7 @@ int cmd_opening(int argc, char **argv)
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
                 "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
                 "  --fresh-tree   forget the saved tree of the database first (the results stay)\n"
+                "  --nodes N      start no job once the jobs spent N work nodes in all\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
                 "       renju opening report [CODE...] [--db PATH] [--json]   (every opening, or the named ones)\n");
         return argc < 2 ? EXIT_USAGE : EXIT_DONE;

@@ -256,6 +256,8 @@ static bool no_more_jobs(const Master *m)
         return true;
     if (m->deadline > 0 && clock_now() >= m->deadline)
         return true;
+    if (m->o->a.nodes > 0 && jt_stats(m->t)->nodes >= (uint64_t)m->o->a.nodes) /* --nodes: the work of the jobs */
+        return true;
     return m->o->max_jobs && m->started >= m->o->max_jobs;
 }
 
