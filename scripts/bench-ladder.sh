@@ -12,6 +12,7 @@
 # usage: scripts/bench-ladder.sh [--renju BIN] [--nodes N] [--tt-mb M]
 #          [--filter REGEX] [--list FILE] [--out FILE] [--verify]
 #          [--unknown-in OLD.md] [--compare OLD.md] [--nice K]
+#          [--tree JOB_NODES [--job-scale K]]
 #
 #   --renju BIN        the binary to measure (default build/renju)
 #   --nodes N          work-node budget per position (default 1e7; 1e7 and
@@ -28,6 +29,15 @@
 #                      (scripts/ladder-compare.py OLD.md NEW.md does the same
 #                      for two tables made earlier)
 #   --nice K           niceness of the solves (default 10; 0: none)
+#   --tree JOB_NODES   run the opening-level search instead of one df-pn
+#                      solve: `renju opening search POSITION --goal win
+#                      --workers 1 --threads 1 --nodes N --job-nodes JOB_NODES
+#                      --job-scale K` on a new database per position (black
+#                      attacking only), then `renju db verify` of everything
+#                      it stored (the table says "checked" when all passed);
+#                      work nodes are the jobs' total, df-pn nodes are not
+#                      counted (0), proof nodes are the root's composed proof
+#   --job-scale K      with --tree (default 4)
 #   --raw FILE         also append the raw result lines (name, stones, moves,
 #                      exit code, solve JSON) to FILE; `scripts/ladder-compare.py
 #                      --table FILE` formats them again (runs done in parts)
@@ -47,6 +57,8 @@ unknown_in=
 compare=
 nicek=10
 keep=
+tree=
+jscale=4
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit "$1"; }
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -61,6 +73,8 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --nice) nicek="$2"; shift 2 ;;
     --raw) keep="$2"; shift 2 ;;
+    --tree) tree="$2"; shift 2 ;;
+    --job-scale) jscale="$2"; shift 2 ;;
     -h | --help) usage 0 ;;
     *) echo "bench-ladder.sh: unknown option '$1'" >&2; usage 64 ;;
     esac
@@ -86,8 +100,32 @@ grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | while IFS=$'\t' read -r name m
     pre=()
     [ "$nicek" = 0 ] || pre=(nice -n "$nicek")
     rc=0
-    json=$("${pre[@]}" "$bin" "$cmd" "$moves" --attacker "$att" --threads 1 --nodes "$n" --tt-mb "$ttmb" \
-        --json --quiet 2>/dev/null | tail -1) || rc=$?
+    if [ -n "$tree" ]; then
+        [ "$att" = black ] || { echo "bench-ladder: $name: --tree needs black attacking; skipped" >&2; continue; }
+        tdb=$(mktemp -d)/t.lmdb
+        tj=$("${pre[@]}" "$bin" opening search "$moves" --goal win --workers 1 --threads 1 --nodes "$n" \
+            --job-nodes "$tree" --job-scale "$jscale" --db "$tdb" --json --quiet 2>/dev/null | tail -1) || rc=$?
+        q=$("$bin" query "$moves" --attacker black --db "$tdb" --json 2>/dev/null | tail -1) || true
+        vrc=0
+        "${pre[@]}" "$bin" db verify --db "$tdb" --quiet >/dev/null 2>&1 || vrc=$?
+        json=$(python3 -c '
+import json, sys
+t = json.loads(sys.argv[1] or "{}")
+try:
+    q = json.loads(sys.argv[2])
+except ValueError:
+    q = {}
+d = {"result": t.get("result", "unknown"), "nodes": t.get("nodes", 0), "dfpn_nodes": 0,
+     "time_s": t.get("time_s", 0.0), "jobs": t.get("jobs", 0)}
+if d["result"] == "proven":
+    d["proof_nodes"] = q.get("proof_nodes", 0)
+    d["verified"] = sys.argv[3] == "0"
+print(json.dumps(d, separators=(",", ":")))' "$tj" "$q" "$vrc")
+        rm -rf "$(dirname "$tdb")"
+    else
+        json=$("${pre[@]}" "$bin" "$cmd" "$moves" --attacker "$att" --threads 1 --nodes "$n" --tt-mb "$ttmb" \
+            --json --quiet 2>/dev/null | tail -1) || rc=$?
+    fi
     [ -n "$json" ] || json='{}'
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$stones" "$moves" "$rc" "$json" >>"$raw"
     [ -z "$keep" ] || printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$stones" "$moves" "$rc" "$json" >>"$keep"
@@ -100,9 +138,14 @@ args="--nodes $nodes --tt-mb $ttmb"
 [ -z "$filter" ] || args="$args --filter '$filter'"
 [ -z "$unknown_in" ] || args="$args --unknown-in $unknown_in"
 [ "$cmd" = solve ] || args="$args --verify"
+solve="renju $cmd POSITION --attacker A --threads 1 --nodes $n --tt-mb $ttmb --json"
+if [ -n "$tree" ]; then
+    args="$args --tree $tree --job-scale $jscale"
+    solve="renju opening search POSITION --goal win --workers 1 --threads 1 --nodes $n --job-nodes $tree --job-scale $jscale --db NEW --json, then renju db verify --db NEW"
+fi
 table() {
     python3 scripts/ladder-compare.py --table "$raw" --command "scripts/bench-ladder.sh $args" \
-        --binary "$bin ($version)" --solve "renju $cmd POSITION --attacker A --threads 1 --nodes $n --tt-mb $ttmb --json"
+        --binary "$bin ($version)" --solve "$solve"
     if [ -n "$compare" ]; then
         echo
         python3 scripts/ladder-compare.py "$compare" <(python3 scripts/ladder-compare.py --table "$raw")
