@@ -212,8 +212,7 @@ static void test_total_nodes(void **state)
     char dbbuf[512];
     const char *db = dbpath(dbbuf, sizeof dbbuf, "n.lmdb");
     assert_int_equal(RENJU(path("n.json"), path("n.err"),
-                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --nodes 100000 --quiet --json --db %s",
-                           db),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 2e4 --nodes 1e5 --quiet --json --db %s", db),
                      0);
     char *s = slurp(path("n.json"));
     long jobs = json_int(s, "jobs"), nodes = json_int(s, "nodes");
@@ -313,6 +312,8 @@ static void test_bad_input(void **state)
     free(s);
     assert_int_equal(RENJU(o, e, "opening search I7 --goal bogus --db %s", db), 64);
     assert_int_equal(RENJU(o, e, "opening search I7 --job-nodes 0 --db %s", db), 64);
+    assert_int_equal(RENJU(o, e, "opening search I7 --job-nodes 1.5 --db %s", db), 64);
+    assert_int_equal(RENJU(o, e, "opening search I7 --max-jobs 1e30 --db %s", db), 64);
     assert_int_equal(RENJU(o, e, "opening search I7 --goal w4 --db %s", db), 65);
     assert_int_equal(RENJU(o, e, "opening search \"I7 i8\" --goal fair-n --db %s", db), 65);
     assert_int_equal(RENJU(o, e, "opening frobnicate I7 --db %s", db), 64);

@@ -285,10 +285,15 @@ static int flush_db(void *ctx)
     return rc;
 }
 
+/* A positive integer, also written as 2e6 or 2.5e5 (a whole number below 2^63). */
 static int parse_u64(const char *s, const char *what, uint64_t *out)
 {
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
+    if (*s && *end && s[0] != '-') {
+        double d = strtod(s, &end);
+        v = d >= 1 && d < 9.2e18 && d == (double)(unsigned long long)d ? (unsigned long long)d : 0;
+    }
     if (!*s || *end || v == 0 || s[0] == '-')
         return cli_error(EXIT_USAGE, "%s: expected a positive integer, got '%s'", what, s);
     *out = v;
