@@ -280,7 +280,7 @@ static int expand(JobTree *t, int id)
                 c->edn = cap_pn(est[e].dn);
             } else if (nest > 0) {
                 /* not among the job's children: after every line it saw */
-                c->epn = white ? 1 : cap_pn(2 * max_pn);
+                c->epn = white ? 1 : cap_pn(2 * max_pn > t->cfg.unlisted_pn ? 2 * max_pn : t->cfg.unlisted_pn);
                 c->edn = white ? cap_pn(2 * max_dn) : 1;
             } else if (white) {
                 c->epn = 1;

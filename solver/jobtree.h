@@ -37,7 +37,13 @@
  * from its transposition table), so the job's knowledge orders the
  * expansion: the lines it found promising are followed first, and children
  * it never listed (black moves beyond its candidates) start at twice its
- * largest estimate.
+ * largest estimate, or at JtConfig.unlisted_pn when that is more.  A job
+ * that fails on a black move ends with a root pn in the thousands, far
+ * above the estimates its siblings start from, so without that floor the
+ * tree gave a job to every black move, far ones included, before it
+ * expanded any (`h8 i9 i7 i8 g7 h7`: 175 of its 219 7th moves, each
+ * refuted only after ~4e5 work); with a floor of 1e5 (the CLI's default)
+ * the same tree is proven in 4.81e8 work instead of 6.50e8.
  *
  * Selection.  From the root down: at an OR node the child of least pn, at an
  * AND node the child of least dn (ties: generation order), skipping solved
@@ -149,6 +155,7 @@ typedef struct {
     int max_stones;     /* leaves with this many stones are not expanded (0: 40) */
     int scale;          /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
     int fail_weight;    /* an expanded OR node's pn gains this percent of its failed job's pn (Selection) */
+    ProofNum unlisted_pn; /* a black move its node's job never listed starts at least here (Jobs; 0: no floor) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -608,6 +608,46 @@ static void test_fail_weight(void **state)
     }
 }
 
+/*
+ * Black moves the root's job never listed start at twice its largest
+ * estimate, or at JtConfig.unlisted_pn when that is more: with it, a listed
+ * move whose job failed is expanded before any unlisted move gets a job.
+ */
+static void test_unlisted_pn(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8");
+    Script s = {.best = pt("g9"), .est_mv = {pt("g9"), pt("j10")}, .est_pn = {40, 3}, .nest = 2};
+    const ProofNum unlisted[2] = {0, 1000};
+    for (int k = 0; k < 2; k++) {
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .unlisted_pn = unlisted[k]};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        /* The root, then j10 (pn 3) and g9 (pn 40): all fail with pn 100. */
+        assert_int_equal(run_jobs(t, &s, 3, NULL), 3);
+        ProofNum pn, dn;
+        jt_root_pn(t, &pn, &dn);
+        assert_int_equal(pn, k == 0 ? 80 : 100); /* an unlisted move at 2 x 40, or the failed ones at 100 */
+        JtJob job;
+        assert_int_equal(jt_next(t, &job), 0);
+        Board nb = node_frame(&job);
+        bool listed = has_black(&nb, pt("j10")) || has_black(&nb, pt("g9"));
+        if (k == 0) {
+            /* a 5-stone job on a move the root's job never listed */
+            assert_int_equal(board_stone_count(&nb), 5);
+            assert_false(listed);
+        } else {
+            /* a failed listed move (pn 100 both; g9 first in generation order) expanded: a job on a white reply */
+            assert_int_equal(board_stone_count(&nb), 6);
+            assert_true(listed);
+        }
+        jt_free(t);
+    }
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -649,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_fair_n_first_jobs),
         cmocka_unit_test(test_resume_same_sequence),
         cmocka_unit_test(test_fail_weight),
+        cmocka_unit_test(test_unlisted_pn),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -37,7 +37,7 @@
 #include "search_db.h"
 #include "cli_search.h"
 
-enum { DEFAULT_JOB_NODES = 1000000, DEFAULT_FAIL_WEIGHT = 100, MAX_WORKERS = 64 };
+enum { DEFAULT_JOB_NODES = 1000000, DEFAULT_FAIL_WEIGHT = 100, DEFAULT_UNLISTED_PN = 100000, MAX_WORKERS = 64 };
 
 static const char *goal_str(JtGoal g)
 {
@@ -358,6 +358,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     if (!rc && fail_s && !(rc = parse_u64(fail_s, "--fail-weight", &fail_weight)) && fail_weight > 10000)
         rc = cli_error(EXIT_USAGE, "--fail-weight: at most 10000 (percent)");
     jc.fail_weight = (int)fail_weight;
+    const char *un = getenv("RENJU_JT_UNLISTED"); /* tuning knob: JtConfig.unlisted_pn (0: twice the largest) */
+    jc.unlisted_pn = un ? (ProofNum)strtoul(un, NULL, 10) : DEFAULT_UNLISTED_PN;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
