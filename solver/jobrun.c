@@ -86,7 +86,12 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
     o->best = POINT_NONE;
     DfpnConfig cfg = *dfpn_config(r->dfpn);
     cfg.attacker = BLACK;
-    cfg.max_nodes = budget;
+    /* An early look at white-to-move jobs (JobRunner.early_permille). */
+    bool early = r->early_permille > 0 && b->to_move == WHITE;
+    uint64_t first = early ? budget * (uint64_t)r->early_permille / 1000 : budget;
+    if (first == 0)
+        first = 1;
+    cfg.max_nodes = first;
     int rc = dfpn_set_config(r->dfpn, &cfg);
     if (rc)
         return rc;
@@ -95,6 +100,22 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
     rc = dfpn_solve(r->dfpn, b, &res);
     if (rc)
         return rc;
+    if (early && res.result == RESULT_UNKNOWN && !res.interrupted && first < budget) {
+        uint64_t thr = (uint64_t)r->early_dn * first / JOBRUN_EARLY_UNIT; /* dn grows with the work */
+        if ((uint64_t)res.root_dn < thr) {
+            r->stopped_early++;
+        } else { /* go on in the same table up to the whole budget */
+            cfg.max_nodes = budget > res.nodes ? budget - res.nodes : 1;
+            if ((rc = dfpn_set_config(r->dfpn, &cfg)))
+                return rc;
+            DfpnResult r2;
+            if ((rc = dfpn_solve(r->dfpn, b, &r2)))
+                return rc;
+            r2.nodes += res.nodes;
+            r2.time_s += res.time_s;
+            res = r2;
+        }
+    }
     o->nodes = res.nodes;
     o->time_s = res.time_s;
     o->pn = res.root_pn;

@@ -14,7 +14,7 @@
  * effort is the tree's saved state).
  *
  * The solver's TT is cleared before each job, so with one thread a job's
- * result depends only on its position and budget.
+ * result depends only on its position, its budget and the early look.
  *
  * Thread safety: one JobRunner per thread; the store must be thread-safe.
  */
@@ -29,9 +29,25 @@ typedef struct {
     Dfpn *dfpn;                /* its own solver; the budget is set per job */
     RuleSet rules;
     const ResultStore *store;  /* may be NULL */
+    /*
+     * The early look (0: off): a job on a white-to-move position first runs
+     * early_permille / 1000 of its budget; when it is still unknown with a
+     * root dn below early_dn it ends there (reported unknown with the
+     * numbers and child estimates of that point), else it goes on in the
+     * same table up to the whole budget.  Such a job is a black move the
+     * tree is weighing; a low dn says white already has a cheap refutation
+     * in sight.  In the I7 g7-h7 tree those jobs are most of the work, and
+     * the tree never expanded one whose dn stayed that low (measurements:
+     * results/solver-bench.md, session 13).
+     */
+    int early_permille;
+    ProofNum early_dn;
+    uint64_t stopped_early;    /* counter, added to */
     uint64_t proofs_stored;    /* counters, added to */
     uint64_t proofs_failed;
 } JobRunner;
+
+enum { JOBRUN_EARLY_UNIT = 100000 }; /* the look's length at which the dn threshold is early_dn */
 
 /*
  * Run a job on position b with a work budget (nodes).  Fills *o.  Returns 0,

@@ -503,9 +503,48 @@ static void test_mpi_kill_and_resume(void **state)
 #endif
 }
 
+/*
+ * The early look of white-to-move jobs (RENJU_JT_EARLY, RENJU_JT_EARLY_DN;
+ * on by default, off in the other tests here, which count whole jobs): with a
+ * threshold no unknown job reaches, each such job ends after a fifth of its
+ * budget.
+ */
+static void test_early_look(void **state)
+{
+    (void)state;
+    long jobs[2], nodes[2];
+    for (int k = 0; k < 2; k++) { /* k = 0: the early look with a threshold no job reaches; k = 1: off */
+        char dbbuf[512], name[32];
+        snprintf(name, sizeof name, "e%d.lmdb", k);
+        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+        assert_int_equal(setenv("RENJU_JT_EARLY", k == 0 ? "200" : "0", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_EARLY_DN", "2000000000", 1), 0);
+        int rc = RENJU(path("e.json"), path("e.err"),
+                       "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 6 --quiet --json --db %s", db);
+        assert_int_equal(setenv("RENJU_JT_EARLY", "0", 1), 0);
+        assert_int_equal(unsetenv("RENJU_JT_EARLY_DN"), 0);
+        assert_int_equal(rc, 0);
+        char *s = slurp(path("e.json"));
+        jobs[k] = json_int(s, "jobs"), nodes[k] = json_int(s, "nodes");
+        free(s);
+        assert_int_equal(
+            RENJU(path("es.json"), path("es.err"), "opening status \"I7 i8\" --goal w4 --json --db %s", db), 0);
+        assert_int_equal(effort_sum(path("es.json")), nodes[k]); /* the saved efforts: every job's work */
+    }
+    assert_int_equal(jobs[0], 6);
+    assert_int_equal(jobs[1], 6);
+    /* the root's job (black to move) spends its 20,000 either way; a 5th move left unknown: 4,000 instead of 20,000 */
+    assert_true(nodes[0] >= 20000 + 4000 && nodes[0] <= 20000 + 5 * 4010);
+    assert_true(nodes[1] >= nodes[0] + 16000);
+}
+
 int main(void)
 {
+    /* Jobs spend their whole budget here (job and effort counts): no early look but in test_early_look. */
+    if (setenv("RENJU_JT_EARLY", "0", 1))
+        return 1;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_early_look),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),

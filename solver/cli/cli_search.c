@@ -37,7 +37,14 @@
 #include "search_db.h"
 #include "cli_search.h"
 
-enum { DEFAULT_JOB_NODES = 1000000, DEFAULT_FAIL_WEIGHT = 100, DEFAULT_UNLISTED_PN = 100000, MAX_WORKERS = 64 };
+enum {
+    DEFAULT_JOB_NODES = 1000000,
+    DEFAULT_FAIL_WEIGHT = 100,
+    DEFAULT_UNLISTED_PN = 100000,
+    DEFAULT_EARLY_PERMILLE = 200,
+    DEFAULT_EARLY_DN = 1000,
+    MAX_WORKERS = 64
+};
 
 static const char *goal_str(JtGoal g)
 {
@@ -392,8 +399,19 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->workers = (int)workers;
     o->tt_given = tt_given;
     o->fresh_tree = fresh_tree;
+    /* tuning knobs (docs/cli.md): JobRunner.early_permille (0: off) and early_dn */
+    const char *ep = getenv("RENJU_JT_EARLY"), *ed = getenv("RENJU_JT_EARLY_DN");
+    o->early_permille = ep ? atoi(ep) : DEFAULT_EARLY_PERMILLE;
+    o->early_permille = o->early_permille < 0 ? 0 : o->early_permille > 1000 ? 1000 : o->early_permille;
+    o->early_dn = ed ? (ProofNum)strtoul(ed, NULL, 10) : DEFAULT_EARLY_DN;
     o->root = root;
     return 0;
+}
+
+JobRunner search_runner(const SearchOpts *o, Dfpn *s, const ResultStore *rs)
+{
+    return (JobRunner){
+        .dfpn = s, .rules = o->a.rules, .store = rs, .early_permille = o->early_permille, .early_dn = o->early_dn};
 }
 
 void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
@@ -470,7 +488,7 @@ static int search_main(int argc, char **argv, bool run)
         search_dfpn_config(&o, &cfg);
         for (int i = 0; i < nw && !rc; i++) {
             rc = dfpn_create(&solvers[i], &cfg);
-            runners[i] = (JobRunner){ .dfpn = solvers[i], .rules = a.rules, .store = &sd.store };
+            runners[i] = search_runner(&o, solvers[i], &sd.store);
         }
         if (rc) {
             for (int i = 0; i < nw; i++)

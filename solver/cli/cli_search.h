@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "dfpn.h"
+#include "jobrun.h"
 #include "jobtree.h"
 #include "search_db.h"
 
@@ -21,6 +22,8 @@ typedef struct {
     int workers;       /* local worker threads */
     bool tt_given;     /* --tt-mb given */
     bool fresh_tree;   /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
+    int early_permille; /* JobRunner.early_permille (RENJU_JT_EARLY) */
+    ProofNum early_dn;  /* JobRunner.early_dn (RENJU_JT_EARLY_DN) */
     Board root;
 } SearchOpts;
 
@@ -33,6 +36,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o);
 
 /* --fresh-tree: forget the saved tree of db (search_db_forget_tree) and say so; 0 or an exit code (printed). */
 int search_fresh_tree(const SearchOpts *o, Db *db);
+
+/* A worker's job runner over solver s and results store rs, as the options say. */
+JobRunner search_runner(const SearchOpts *o, Dfpn *s, const ResultStore *rs);
 
 /* The df-pn configuration of one worker's solver (budget, threads, TT size, the stop flag). */
 void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg);

@@ -201,7 +201,7 @@ static int worker(const SearchOpts *o)
         recs.len = 0;
         Collect col = { &recs, 0 };
         ResultStore store = { &col, no_lookup, collect_store };
-        JobRunner run = { .dfpn = s, .rules = o->a.rules, .store = &store };
+        JobRunner run = search_runner(o, s, &store);
         memset(out, 0, sizeof *out);
         if (status == 0)
             status = jobrun_run(&run, &b, budget, out);
