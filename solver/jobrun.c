@@ -100,8 +100,11 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
     rc = dfpn_solve(r->dfpn, b, &res);
     if (rc)
         return rc;
-    if (early && res.result == RESULT_UNKNOWN && !res.interrupted && first < budget) {
-        uint64_t thr = (uint64_t)r->early_dn * first / JOBRUN_EARLY_UNIT; /* dn grows with the work */
+    /* Still open after the look (not a disproof among the candidates, which ends it anyway). */
+    if (early && res.result == RESULT_UNKNOWN && !res.interrupted && first < budget && res.nodes >= first &&
+        res.root_dn > 0) {
+        uint64_t dn = r->early_dn; /* the threshold grows with the look, as dn does (no overflow: dn < 2^32) */
+        uint64_t thr = dn * (first / JOBRUN_EARLY_UNIT) + dn * (first % JOBRUN_EARLY_UNIT) / JOBRUN_EARLY_UNIT;
         if ((uint64_t)res.root_dn < thr) {
             r->stopped_early++;
         } else { /* go on in the same table up to the whole budget */
