@@ -5,7 +5,7 @@
 # database, then prints where the opening stands (4th-move classes proven,
 # W and N_fair bounds, what this run added).  Every proof it adds was checked
 # by the independent checker before it was stored; `renju db verify` re-checks
-# the whole database (about 25 minutes: the embedded proofs are ~114 MB).
+# the whole database (about 30 minutes: the embedded proofs are ~143 MB).
 #
 # Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default D4),
 # RENJU_MAIN_TIME (seconds of search, default 60).
