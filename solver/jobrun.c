@@ -107,6 +107,7 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
         uint64_t thr = dn * (first / JOBRUN_EARLY_UNIT) + dn * (first % JOBRUN_EARLY_UNIT) / JOBRUN_EARLY_UNIT;
         if ((uint64_t)res.root_dn < thr) {
             r->stopped_early++;
+            o->early = true;
         } else { /* go on in the same table up to the whole budget */
             cfg.max_nodes = budget > res.nodes ? budget - res.nodes : 1;
             if ((rc = dfpn_set_config(r->dfpn, &cfg)))

@@ -749,6 +749,7 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     t->stats.jobs_proven += o->result == RESULT_PROVEN;
     t->stats.jobs_disproven += o->result == RESULT_DISPROVEN;
     t->stats.jobs_unknown += o->result == RESULT_UNKNOWN;
+    t->stats.jobs_early += o->result == RESULT_UNKNOWN && o->early;
     int rc = 0;
     if (t->src.save) {
         Board nb;

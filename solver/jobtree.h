@@ -107,6 +107,7 @@ typedef struct {
     double time_s;
     ProofNum pn, dn; /* the search's final root numbers (for UNKNOWN) */
     Point best;      /* most promising black move (black to move), else POINT_NONE */
+    bool early;      /* UNKNOWN: ended at the runner's early look (jobrun.h), not its whole budget */
     int nest;        /* UNKNOWN: the root's children as the search left them (0: none) */
     JtEst est[JT_MAX_EST];
 } JtOutcome;
@@ -169,6 +170,7 @@ typedef struct {
 /* Counters over the tree's life (this process). */
 typedef struct {
     uint64_t jobs, jobs_proven, jobs_disproven, jobs_unknown;
+    uint64_t jobs_early;     /* of the unknown ones, those that ended at the early look (JtOutcome.early) */
     uint64_t nodes;          /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */

@@ -533,9 +533,80 @@ static void test_early_look(void **state)
     }
     assert_int_equal(jobs[0], 6);
     assert_int_equal(jobs[1], 6);
-    /* the root's job (black to move) spends its 20,000 either way; a 5th move left unknown: 4,000 instead of 20,000 */
-    assert_true(nodes[0] >= 20000 + 4000 && nodes[0] <= 20000 + 5 * 4010);
+    /* w4 gives the root no job: six 5th moves, each left unknown after 4,000 instead of 20,000 */
+    assert_true(nodes[0] >= 4000 && nodes[0] <= 6 * 4010);
     assert_true(nodes[1] >= nodes[0] + 16000);
+}
+
+/* Sum of the values of key over the lines of a JSON Lines file; *lines counts the lines, *with those holding want. */
+static long jsonl_sum(const char *p, const char *key, int *lines, const char *want, int *with)
+{
+    char *s = slurp(p);
+    long sum = 0;
+    *lines = *with = 0;
+    for (char *l = s; *l;) {
+        char *nl = strchr(l, '\n');
+        assert_non_null(nl); /* every line ends */
+        *nl = 0;
+        assert_true(l[0] == '{' && nl[-1] == '}');
+        sum += json_int(l, key);
+        *with += strstr(l, want) != NULL;
+        (*lines)++;
+        l = nl + 1;
+    }
+    free(s);
+    return sum;
+}
+
+/*
+ * --job-log: one JSON line per finished job, appended; its work adds up to
+ * the run's, and its early flags to jobs_early of the report.  A log that
+ * cannot be opened is a one-line error (74) before any job runs.
+ */
+static void test_job_log(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "log.lmdb");
+    const char *log = path("jobs.jsonl");
+    assert_int_equal(setenv("RENJU_JT_EARLY", "200", 1), 0);
+    assert_int_equal(setenv("RENJU_JT_EARLY_DN", "2000000000", 1), 0); /* every unknown 5th move stops at the look */
+    int rc = RENJU(path("l.json"), path("l.err"),
+                   "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 6 --quiet --json --db %s "
+                   "--job-log %s",
+                   db, log);
+    assert_int_equal(setenv("RENJU_JT_EARLY", "0", 1), 0);
+    assert_int_equal(unsetenv("RENJU_JT_EARLY_DN"), 0);
+    assert_int_equal(rc, 0);
+    char *s = slurp(path("l.json"));
+    long nodes = json_int(s, "nodes"), early = json_int(s, "jobs_early"), unknown = json_int(s, "jobs_unknown");
+    free(s);
+    int lines, nearly, nwhite;
+    assert_int_equal(jsonl_sum(log, "work", &lines, "\"early\":true", &nearly), nodes);
+    assert_int_equal(lines, 6);
+    assert_int_equal(nearly, early);
+    assert_true(early >= 1 && early <= unknown);
+    jsonl_sum(log, "budget", &lines, "\"to_move\":\"white\"", &nwhite);
+    assert_int_equal(nwhite, 6); /* w4 gives the 4-stone root no job: six 5th moves */
+    /* a second run appends; then a log that cannot be opened: nothing runs, the database is as it was */
+    rc = RENJU(path("l.json"), path("l.err"),
+               "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 2 --quiet --json --db %s --job-log %s",
+               db, log);
+    assert_int_equal(rc, 0);
+    jsonl_sum(log, "work", &lines, "\"job\":1,", &nearly);
+    assert_int_equal(lines, 8);
+    assert_int_equal(nearly, 2); /* each run counts its jobs from 1 (the second without the look) */
+    assert_int_equal(sh("cp %s %s.orig", db, db), 0);
+    rc = RENJU(path("l.json"), path("l.err"), "opening search \"I7 i8\" --goal w4 --max-jobs 1 --db %s --job-log %s",
+               db, path("no-such-dir/jobs.jsonl"));
+    assert_int_equal(rc, 74);
+    s = slurp(path("l.err"));
+    assert_non_null(strstr(s, "--job-log"));
+    assert_null(strchr(strchr(s, '\n') + 1, '\n')); /* one line */
+    free(s);
+    assert_int_equal(sh("cmp -s %s %s.orig", db, db), 0);
+    assert_int_equal(RENJU(path("l.json"), path("l.err"), "opening status \"I7 i8\" --goal w4 --db %s --job-log x", db),
+                     64);
 }
 
 int main(void)
@@ -545,6 +616,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_early_look),
+        cmocka_unit_test(test_job_log),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),

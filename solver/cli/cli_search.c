@@ -6,7 +6,8 @@
  *
  *   renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N]
  *         [--job-scale K] [--fail-weight P] [--time S] [--nodes N] [--max-jobs N]
- *         [--workers W] [--threads T] [--tt-mb MB] [--fresh-tree] [--db PATH] [--json] [--quiet]
+ *         [--workers W] [--threads T] [--tt-mb MB] [--fresh-tree] [--job-log FILE] [--db PATH] [--json]
+ *         [--quiet]
  *   renju opening status POSITION [--goal ...] [--db PATH] [--json]
  *
  * POSITION is an opening ("I7", white to move) or any later position;
@@ -16,6 +17,7 @@
  * resumes; SIGINT/SIGTERM/SIGUSR1 end the running jobs (dropped), print the
  * bounds reached and exit 75.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,19 +48,16 @@ enum {
     MAX_WORKERS = 64
 };
 
-static const char *goal_str(JtGoal g)
-{
-    return g == JT_GOAL_WIN ? "win" : g == JT_GOAL_COUNT ? "w4" : "fair-n";
-}
+static const char *goal_str(JtGoal g) { return g == JT_GOAL_WIN ? "win" : g == JT_GOAL_COUNT ? "w4" : "fair-n"; }
 
 /* Where the root stands: W bounds per child and the fair-N interval. */
 typedef struct {
     JtChild *ch;
     int n;
-    int proven, disproven;       /* children */
-    int wmin, wmax;              /* root W (black to move) */
-    int nfair_min, nfair_max;    /* white to move */
-    bool has_pass;               /* white to move: the pass child (not in ch) */
+    int proven, disproven;    /* children */
+    int wmin, wmax;           /* root W (black to move) */
+    int nfair_min, nfair_max; /* white to move */
+    bool has_pass;            /* white to move: the pass child (not in ch) */
     Result pass;
 } Standing;
 
@@ -100,12 +99,31 @@ static int standing(JobTree *t, const Board *root, Standing *s)
     return 0;
 }
 
-void search_progress_init(SearchProgress *p, const CliArgs *a, const Board *root)
+int search_progress_init(SearchProgress *p, const SearchOpts *o)
 {
     memset(p, 0, sizeof *p);
-    p->a = a;
-    p->root = *root;
-    progress_init(&p->pr, a, "search", true); /* --json has meant JSON progress lines here from the start */
+    p->a = &o->a;
+    p->root = o->root;
+    if (o->job_log && !(p->log = fopen(o->job_log, "a")))
+        return cli_error(EXIT_IOERR, "--job-log: cannot open %s: %s", o->job_log, strerror(errno));
+    progress_init(&p->pr, &o->a, "search", true); /* --json has meant JSON progress lines here from the start */
+    return 0;
+}
+
+/* One line of the job log (--job-log): the job, its position, and what it found. */
+static void log_job(SearchProgress *p, JobTree *t, const JtJob *job, const JtOutcome *o)
+{
+    char pos[POSITION_STR_LEN];
+    const JtStats *st = jt_stats(t);
+    fprintf(p->log, "{\"job\":%llu,\"node\":%d,\"position\":", (unsigned long long)p->done, job->node);
+    cli_json_str(p->log, position_str(&job->board, pos, sizeof pos));
+    fprintf(p->log,
+            ",\"to_move\":\"%s\",\"stones\":%d,\"budget\":%llu,\"result\":\"%s\",\"work\":%llu,\"pn\":%u,"
+            "\"dn\":%u,\"early\":%s,\"time_s\":%.3f,\"total_work\":%llu,\"tree_nodes\":%llu}\n",
+            color_name(job->board.to_move), board_stone_count(&job->board), (unsigned long long)job->budget,
+            result_name(o->result), (unsigned long long)o->nodes, o->pn, o->dn, o->early ? "true" : "false", o->time_s,
+            (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes);
+    fflush(p->log);
 }
 
 /* Report where the search stands (force: whatever the time; final: the last report). */
@@ -163,10 +181,10 @@ static void search_report_progress(SearchProgress *p, JobTree *t, bool final)
 
 void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o)
 {
-    (void)job;
-    (void)o;
     SearchProgress *p = ctx;
     p->done++;
+    if (p->log)
+        log_job(p, t, job, o);
     search_report_progress(p, t, false);
 }
 
@@ -174,6 +192,9 @@ void search_progress_end(SearchProgress *p, JobTree *t)
 {
     if (p->pr.mode == PROGRESS_LIVE || p->pr.mode == PROGRESS_JSON || p->pr.lines > 0)
         search_report_progress(p, t, true);
+    if (p->log && fclose(p->log) != 0)
+        fprintf(stderr, "renju: warning: --job-log: %s\n", strerror(errno));
+    p->log = NULL;
 }
 
 static void class_json(const MoveClass *m)
@@ -219,13 +240,14 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         else
             printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
-        printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"nodes\":%llu,"
-               "\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
+        printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"jobs_early\":%llu,"
+               "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"time_s\":%.3f,"
+               "\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
-               (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
-               (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
-               time_s, interrupted ? "true" : "false");
+               (unsigned long long)st->jobs_early, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
+               (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0), time_s,
+               interrupted ? "true" : "false");
         free(s.ch);
         return;
     }
@@ -256,11 +278,12 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     }
     if (shown < s.n)
         printf("  (%d classes not searched yet)\n", s.n - shown);
-    printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown), %.3g work nodes, %llu tree nodes, "
-           "%llu proofs composed, %.1fs%s\n",
+    printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown, %llu of them ended at the early look), "
+           "%.3g work nodes, %llu tree nodes, %llu proofs composed, %.1fs%s\n",
            (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven, (unsigned long long)st->jobs_disproven,
-           (unsigned long long)st->jobs_unknown, (double)st->nodes, (unsigned long long)st->tree_nodes,
-           (unsigned long long)(sd ? sd->composed : 0), time_s, interrupted ? " (interrupted)" : "");
+           (unsigned long long)st->jobs_unknown, (unsigned long long)st->jobs_early, (double)st->nodes,
+           (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0), time_s,
+           interrupted ? " (interrupted)" : "");
     if (sd && sd->compose_failed)
         printf("warning: %llu inner nodes proven by their children could not get a composed, checked proof "
                "(a child's stored result has no proof); they are not stored\n",
@@ -316,7 +339,10 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     memcpy(av, argv, sizeof *av * (size_t)argc);
     av[argc] = NULL;
     const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL, *fail_s = NULL;
+    const char *log_s = NULL;
     int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-log", true, &log_s);
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "job-scale", true, &scale_s);
     if (rc <= 1)
@@ -344,7 +370,7 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         free(av);
         return rc;
     }
-    JtConfig jc = { .goal = JT_GOAL_WIN, .rules = a.rules, .job_nodes = DEFAULT_JOB_NODES };
+    JtConfig jc = {.goal = JT_GOAL_WIN, .rules = a.rules, .job_nodes = DEFAULT_JOB_NODES};
     uint64_t max_jobs = 0, workers = 1;
     rc = 0;
     if (goal_s && !strcmp(goal_s, "win"))
@@ -373,6 +399,10 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         rc = cli_error(EXIT_USAGE, "--workers: at most %d", MAX_WORKERS);
     if (!rc && fresh_tree && !run)
         rc = cli_error(EXIT_USAGE, "--fresh-tree: only for opening search");
+    if (!rc && log_s && !run)
+        rc = cli_error(EXIT_USAGE, "--job-log: only for opening search");
+    if (!rc && log_s && !*log_s)
+        rc = cli_error(EXIT_USAGE, "--job-log: expected a file name");
     if (!rc && a.npos == 0)
         rc = cli_error(EXIT_USAGE, "opening %s: a POSITION is needed (e.g. I7, or \"I7 i8\" with --goal w4)",
                        run ? "search" : "status");
@@ -399,6 +429,7 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->workers = (int)workers;
     o->tt_given = tt_given;
     o->fresh_tree = fresh_tree;
+    o->job_log = log_s;
     /* tuning knobs (docs/cli.md): JobRunner.early_permille (0: off) and early_dn */
     const char *ep = getenv("RENJU_JT_EARLY"), *ed = getenv("RENJU_JT_EARLY_DN");
     o->early_permille = ep ? atoi(ep) : DEFAULT_EARLY_PERMILLE;
@@ -480,7 +511,7 @@ static int search_main(int argc, char **argv, bool run)
     }
     int nw = (int)workers;
     JobRunner runners[MAX_WORKERS];
-    Dfpn *solvers[MAX_WORKERS] = { 0 };
+    Dfpn *solvers[MAX_WORKERS] = {0};
     int src_rc = 0;
     bool interrupted = false;
     if (run) {
@@ -499,8 +530,14 @@ static int search_main(int argc, char **argv, bool run)
         }
         cli_run_signals();
         SearchProgress pr;
-        search_progress_init(&pr, &a, &root);
-        FlushCtx fc = { db, t0 + 1.0 };
+        if ((rc = search_progress_init(&pr, &o))) {
+            for (int i = 0; i < nw; i++)
+                dfpn_free(solvers[i]);
+            jt_free(t);
+            db_close(db);
+            return rc;
+        }
+        FlushCtx fc = {db, t0 + 1.0};
         JobPoolConfig pc = {.workers = nw,
                             .runners = runners,
                             .stop = cli_run_stop(),
@@ -551,7 +588,7 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool json, bool
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, rs, true, &src);
-    JtConfig jc = { .goal = JT_GOAL_FAIR_N, .rules = rs, .job_nodes = 1 };
+    JtConfig jc = {.goal = JT_GOAL_FAIR_N, .rules = rs, .job_nodes = 1};
     JobTree *t;
     int rc = jt_create(&t, &b, &jc, &src);
     if (rc)
@@ -581,8 +618,8 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool json, bool
     }
     ProofNum pn, dn;
     jt_root_pn(t, &pn, &dn);
-    OpeningFacts f = { .noswap = jt_root_result(t), .nfourth = nf, .nfifth = nfifth, .wins_min = lo,
-                       .wins_max = hi, .fourth = fourth };
+    OpeningFacts f = {
+        .noswap = jt_root_result(t), .nfourth = nf, .nfifth = nfifth, .wins_min = lo, .wins_max = hi, .fourth = fourth};
     OpruleVerdict v[OPRULE_COUNT];
     int nv = oprules_evaluate(&f, v, OPRULE_COUNT);
     char moves[64];
@@ -607,8 +644,8 @@ static int report_opening(Db *db, const Opening *op, RuleSet rs, bool json, bool
     cli_json_str(stdout, op->english);
     printf(",\"moves\":\"%s\",\"noswap\":{\"result\":\"%s\",\"pn\":%u,\"dn\":%u},", moves,
            result_name(jt_root_result(t)), pn, dn);
-    printf("\"fourth_classes\":%d,\"fourth_proven\":%d,\"fourth_disproven\":%d,\"fourth_searched\":%d,", nf,
-           proven, disproven, searched);
+    printf("\"fourth_classes\":%d,\"fourth_proven\":%d,\"fourth_disproven\":%d,\"fourth_searched\":%d,", nf, proven,
+           disproven, searched);
     printf("\"fourth\":[");
     int k = 0;
     for (int i = 0; i < s.n; i++) {
@@ -687,6 +724,7 @@ int cmd_opening(int argc, char **argv)
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
                 "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
                 "  --fresh-tree   forget the saved tree of the database first (the results stay)\n"
+                "  --job-log FILE append a JSON line per finished job to FILE\n"
                 "  --nodes N      start no job once the jobs spent N work nodes in all\n"
                 "       renju opening status POSITION [--goal win|w4|fair-n] [--db PATH] [--json]\n"
                 "       renju opening report [CODE...] [--db PATH] [--json]   (every opening, or the named ones)\n");

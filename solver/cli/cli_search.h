@@ -18,12 +18,13 @@
 typedef struct {
     CliArgs a;
     JtConfig jc;
-    uint64_t max_jobs; /* 0: no limit */
-    int workers;       /* local worker threads */
-    bool tt_given;     /* --tt-mb given */
-    bool fresh_tree;   /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
-    int early_permille; /* JobRunner.early_permille (RENJU_JT_EARLY) */
-    ProofNum early_dn;  /* JobRunner.early_dn (RENJU_JT_EARLY_DN) */
+    uint64_t max_jobs;   /* 0: no limit */
+    int workers;         /* local worker threads */
+    bool tt_given;       /* --tt-mb given */
+    bool fresh_tree;     /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
+    int early_permille;  /* JobRunner.early_permille (RENJU_JT_EARLY) */
+    ProofNum early_dn;   /* JobRunner.early_dn (RENJU_JT_EARLY_DN) */
+    const char *job_log; /* --job-log FILE: one JSON line per finished job, appended (NULL: none) */
     Board root;
 } SearchOpts;
 
@@ -49,15 +50,23 @@ typedef struct {
     Board root;
     uint64_t done;
     Progress pr;
+    FILE *log; /* --job-log (NULL: none), owned */
 } SearchProgress;
 
-/* Start the progress reports of a search from root (copied). */
-void search_progress_init(SearchProgress *p, const CliArgs *a, const Board *root);
+/*
+ * Start the progress reports of a search from root (copied), and open the
+ * job log o->job_log for appending when one is named.  Prints the error and
+ * returns 0 or the exit code (74: the log cannot be opened).
+ */
+int search_progress_init(SearchProgress *p, const SearchOpts *o);
 
 /* Progress callback (jobpool.h signature): ctx is a SearchProgress. */
 void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o);
 
-/* The search ended: a last report (plain, json) or the live line erased, before the final report. */
+/*
+ * The search ended: a last report (plain, json) or the live line erased,
+ * before the final report; the job log is closed.
+ */
 void search_progress_end(SearchProgress *p, JobTree *t);
 
 /* The final report on stdout (text or --json): where the root stands, and what this run did. */

@@ -421,7 +421,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
     }
     SearchProgress pr;
-    search_progress_init(&pr, a, &o->root);
+    bool log_failed = search_progress_init(&pr, o) != 0; /* printed; the workers are stopped below */
     Master m = { .o = o, .t = t, .db = db, .sd = &sd, .pr = &pr, .size = size, .active = size - 1,
                  .check_all = check_all };
     m.inflight = calloc((size_t)size, sizeof *m.inflight);
@@ -430,6 +430,8 @@ static int master(const SearchOpts *o, int size, bool check_all)
     m.stopped = calloc((size_t)size, sizeof *m.stopped);
     if (!m.inflight || !m.busy || !m.idle || !m.stopped)
         m.err = RJ_ENOMEM;
+    if (log_failed)
+        m.err = RJ_EIO;
     m.deadline = a->time_s > 0 ? t0 + a->time_s : 0;
     if (!a->quiet)
         fprintf(stderr, "renju-mpi: master (rank 0, pid %ld) and %d workers\n", (long)getpid(), size - 1);
