@@ -541,6 +541,17 @@ static bool at_limit(const JobTree *t, const Node *n)
 }
 
 /*
+ * An evaluated leaf whose last job ended unknown with a root pn of at most
+ * rerun_pn gets another job, 4x the last one's budget, up to rerun times,
+ * before it is expanded (Jobs, jobtree.h).
+ */
+static bool rerun_here(const JobTree *t, const Node *n)
+{
+    return n->phase == PHASE_EVALUATED && t->cfg.rerun > 0 && n->st.jobs > 0 && n->st.jobs <= (uint32_t)t->cfg.rerun &&
+           n->st.pn > 0 && n->st.pn <= t->cfg.rerun_pn;
+}
+
+/*
  * The job's board: the node's position as a setup position in the canonical
  * frame, so a job does not depend on which path first reached a transposed
  * node (a resumed tree may reach it by another); job->sym maps the node's
@@ -667,8 +678,8 @@ int jt_next(JobTree *t, JtJob *job)
         for (;;) {
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
-                bool job_here = n->status == RESULT_UNKNOWN &&
-                                (n->phase == PHASE_FRESH || at_limit(t, n));
+                bool job_here =
+                    n->status == RESULT_UNKNOWN && (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n));
                 if (job_here)
                     break;
                 /* Evaluated and still open (or solved but counted): its children come next. */
@@ -701,6 +712,9 @@ int jt_next(JobTree *t, JtJob *job)
             b = b > UINT64_MAX / 64 ? b : b * (uint64_t)t->cfg.scale;
         if (at_limit(t, n))
             b = b > (UINT64_MAX >> 11) ? b : b << shift;
+        else if (rerun_here(t, n))
+            for (uint32_t s = 0; s < n->st.jobs && b < (1ull << 40); s++)
+                b *= 4;
         job->budget = b;
         job_board(t, n, job);
         update_all(t);

@@ -25,8 +25,15 @@
  * threads, jobpool.h; MPI ranks).  A proven or disproven job solves the
  * leaf exactly.  An unknown job leaves the leaf with the job's final root pn
  * and dn (capped) as its estimate; when that leaf is the most-proving node
- * again it is expanded into its children (never rerun with a bigger budget,
- * except at JtConfig.max_stones, where its budget doubles each time).  With
+ * again it is expanded into its children, with two exceptions.  At
+ * JtConfig.max_stones it is run again with double the budget each time.
+ * And a job that ended with a root pn of at most JtConfig.rerun_pn (a few
+ * lines left open in its search) is run again with 4x its budget, up to
+ * JtConfig.rerun times, before the node is expanded: one search shares its
+ * table and its simulation among those lines, while the expanded node gives
+ * each child its own job with an empty table (the CLI's default, 1 rerun
+ * below pn 10: 4.01e8 -> 2.93e8 work over five positions, results/solver-
+ * bench.md, session 14).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
  * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
@@ -157,6 +164,8 @@ typedef struct {
     int scale;          /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
     int fail_weight;    /* an expanded OR node's pn gains this percent of its failed job's pn (Selection) */
     ProofNum unlisted_pn; /* a black move its node's job never listed starts at least here (Jobs; 0: no floor) */
+    int rerun;            /* a failed leaf whose job left root pn <= rerun_pn: up to this many 4x jobs first (Jobs) */
+    ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -140,6 +140,7 @@ typedef struct {
     Point est_mv[4];  /* child estimates reported by unknown jobs with black to move */
     ProofNum est_pn[4];
     int nest;
+    ProofNum fail_pn; /* the root pn of an unknown job (0: 100) */
 } Script;
 
 static bool has_black(const Board *b, Point p) { return p < BOARD_POINTS && board_at(b, p) == BLACK; }
@@ -149,7 +150,7 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
     memset(o, 0, sizeof *o);
     o->result = RESULT_UNKNOWN;
     o->nodes = 1000;
-    o->pn = 100;
+    o->pn = s->fail_pn ? s->fail_pn : 100;
     o->dn = 100;
     o->best = b->to_move == BLACK ? s->best : POINT_NONE;
     for (int i = 0; i < s->nprove; i++)
@@ -648,6 +649,47 @@ static void test_unlisted_pn(void **state)
     }
 }
 
+/*
+ * A failed job that left a small root pn (at most rerun_pn) is run again
+ * with 4x the budget, up to rerun times, before its node is expanded; with a
+ * larger pn, or rerun 0, the node is expanded at once.
+ */
+static void test_rerun(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8");
+    const ProofNum fail_pn[3] = {5, 50, 5};
+    const int rerun[3] = {2, 2, 0};
+    for (int k = 0; k < 3; k++) {
+        Script s = {.best = pt("g9"), .fail_pn = fail_pn[k]};
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .rerun = rerun[k], .rerun_pn = 10};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        uint64_t want[3] = {1000, 4000, 16000}; /* the root's jobs while it is rerun */
+        int nroot = k == 0 ? 3 : 1;
+        for (int j = 0; j < nroot + 1; j++) {
+            JtJob job;
+            assert_int_equal(jt_next(t, &job), 0);
+            Board nb = node_frame(&job);
+            if (j < nroot) {
+                assert_int_equal(board_stone_count(&nb), 4);
+                assert_int_equal(job.budget, want[j]);
+            } else { /* expanded: a 5th move's job, at the base budget */
+                assert_int_equal(board_stone_count(&nb), 5);
+                assert_int_equal(job.budget, 1000);
+            }
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+        }
+        assert_int_equal(jt_stats(t)->jobs, (uint64_t)nroot + 1);
+        jt_free(t);
+    }
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -690,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_resume_same_sequence),
         cmocka_unit_test(test_fail_weight),
         cmocka_unit_test(test_unlisted_pn),
+        cmocka_unit_test(test_rerun),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

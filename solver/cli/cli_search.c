@@ -45,6 +45,8 @@ enum {
     DEFAULT_UNLISTED_PN = 100000,
     DEFAULT_EARLY_PERMILLE = 200,
     DEFAULT_EARLY_DN = 1000,
+    DEFAULT_RERUN = 1,
+    DEFAULT_RERUN_PN = 10,
     MAX_WORKERS = 64
 };
 
@@ -393,6 +395,11 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.fail_weight = (int)fail_weight;
     const char *un = getenv("RENJU_JT_UNLISTED"); /* tuning knob: JtConfig.unlisted_pn (0: twice the largest) */
     jc.unlisted_pn = un ? (ProofNum)strtoul(un, NULL, 10) : DEFAULT_UNLISTED_PN;
+    /* tuning knobs (docs/cli.md): JtConfig.rerun and rerun_pn */
+    const char *rr = getenv("RENJU_JT_RERUN"), *rp = getenv("RENJU_JT_RERUN_PN");
+    jc.rerun = rr ? atoi(rr) : DEFAULT_RERUN;
+    jc.rerun = jc.rerun < 0 ? 0 : jc.rerun > 8 ? 8 : jc.rerun;
+    jc.rerun_pn = rp ? (ProofNum)strtoul(rp, NULL, 10) : DEFAULT_RERUN_PN;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
