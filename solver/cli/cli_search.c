@@ -463,9 +463,11 @@ void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
     if (o->tt_given) {
         cfg->tt_mb = (size_t)o->a.tt_mb;
     } else {
-        uint64_t biggest = o->jc.job_nodes; /* the largest job: at the root's stone count */
+        uint64_t biggest = o->jc.job_nodes; /* the largest job: at the root's stone count, rerun (JtConfig.rerun) */
         for (int st = board_stone_count(&o->root); st < 6 && o->jc.scale > 1 && biggest < (1ull << 40); st++)
             biggest *= (uint64_t)o->jc.scale;
+        for (int r = 0; r < o->jc.rerun && biggest < (1ull << 40); r++)
+            biggest *= 4;
         if (biggest > (1ull << 40))
             biggest = 1ull << 40;
         uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
