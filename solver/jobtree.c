@@ -489,8 +489,12 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
     int id = 0;
     if (!rc)
         rc = get_node(t, -1, POINT_NONE, root, &id);
-    /* The root of a goal that counts, or an opening, is expanded at once (a job on it is wasted). */
-    if (!rc && (cfg->goal != JT_GOAL_WIN || root->to_move == WHITE))
+    /*
+     * The root of a goal that counts, or an opening, is expanded at once (a
+     * job on it is wasted); so is a white-to-move root of goal win without
+     * root reruns (its job would only list white's replies).
+     */
+    if (!rc && (cfg->goal != JT_GOAL_WIN || (root->to_move == WHITE && cfg->root_rerun <= 0)))
         rc = expand(t, 0);
     if (!rc && cfg->goal == JT_GOAL_COUNT)
         t->nodes[0].counted = true;
@@ -543,10 +547,13 @@ static bool at_limit(const JobTree *t, const Node *n)
 /*
  * An evaluated leaf whose last job ended unknown with a root pn of at most
  * rerun_pn gets another job, 4x the last one's budget, up to rerun times,
- * before it is expanded (Jobs, jobtree.h).
+ * before it is expanded; the root of a goal-win search, up to root_rerun
+ * times whatever its pn (Jobs, jobtree.h).
  */
 static bool rerun_here(const JobTree *t, const Node *n)
 {
+    if (n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0) /* the root: whatever its pn */
+        return n->phase == PHASE_EVALUATED && n->st.jobs > 0 && n->st.jobs <= (uint32_t)t->cfg.root_rerun;
     return n->phase == PHASE_EVALUATED && t->cfg.rerun > 0 && n->st.jobs > 0 && n->st.jobs <= (uint32_t)t->cfg.rerun &&
            n->st.pn > 0 && n->st.pn <= t->cfg.rerun_pn;
 }

@@ -33,7 +33,11 @@
  * table and its simulation among those lines, while the expanded node gives
  * each child its own job with an empty table (the CLI's default, 1 rerun
  * below pn 10: 4.01e8 -> 2.93e8 work over five positions, results/solver-
- * bench.md, session 14).  With
+ * bench.md, session 14).  The root of a goal-win search, white to move
+ * included, gets its job and JtConfig.root_rerun reruns whatever its pn, so
+ * a position one search can prove costs about what that search costs (the
+ * CLI's default, 2: the five positions 2.93e8 -> 2.86e8; a 5-stone root
+ * spends 2e6 + 8e6 + 3.2e7 before the tree takes over).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
  * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
@@ -166,6 +170,7 @@ typedef struct {
     ProofNum unlisted_pn; /* a black move its node's job never listed starts at least here (Jobs; 0: no floor) */
     int rerun;            /* a failed leaf whose job left root pn <= rerun_pn: up to this many 4x jobs first (Jobs) */
     ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
+    int root_rerun;       /* goal win: the root's job is rerun this many times (4x each), whatever its pn (Jobs) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -690,6 +690,48 @@ static void test_rerun(void **state)
     }
 }
 
+/*
+ * The root of a goal-win search, white to move included, gets its job and
+ * root_rerun reruns (4x each) whatever its pn, then the tree expands it.
+ */
+static void test_root_rerun(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    for (int k = 0; k < 2; k++) {
+        Script s = {.best = pt("g9"), .fail_pn = 500}; /* above rerun_pn: only the root reruns */
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 1000,
+                        .rerun = 1,
+                        .rerun_pn = 10,
+                        .root_rerun = k == 0 ? 2 : 0};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        const uint64_t want[3] = {1000, 4000, 16000};
+        int nroot = k == 0 ? 3 : 0;
+        for (int j = 0; j < nroot + 2; j++) {
+            JtJob job;
+            assert_int_equal(jt_next(t, &job), 0);
+            Board nb = node_frame(&job);
+            if (j < nroot) {
+                assert_int_equal(board_stone_count(&nb), 5);
+                assert_int_equal(job.budget, want[j]);
+            } else { /* expanded: white's 6th moves, each one job at the base budget (pn 500: no rerun) */
+                assert_int_equal(board_stone_count(&nb), 6);
+                assert_int_equal(job.budget, 1000);
+            }
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+        }
+        jt_free(t);
+    }
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -733,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_fail_weight),
         cmocka_unit_test(test_unlisted_pn),
         cmocka_unit_test(test_rerun),
+        cmocka_unit_test(test_root_rerun),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

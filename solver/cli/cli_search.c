@@ -47,6 +47,7 @@ enum {
     DEFAULT_EARLY_DN = 1000,
     DEFAULT_RERUN = 1,
     DEFAULT_RERUN_PN = 10,
+    DEFAULT_ROOT_RERUN = 2,
     MAX_WORKERS = 64
 };
 
@@ -400,6 +401,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.rerun = rr ? atoi(rr) : DEFAULT_RERUN;
     jc.rerun = jc.rerun < 0 ? 0 : jc.rerun > 8 ? 8 : jc.rerun;
     jc.rerun_pn = rp ? (ProofNum)strtoul(rp, NULL, 10) : DEFAULT_RERUN_PN;
+    const char *rrr = getenv("RENJU_JT_ROOT_RERUN");
+    jc.root_rerun = rrr ? atoi(rrr) : DEFAULT_ROOT_RERUN;
+    jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
@@ -466,7 +470,8 @@ void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
         uint64_t biggest = o->jc.job_nodes; /* the largest job: at the root's stone count, rerun (JtConfig.rerun) */
         for (int st = board_stone_count(&o->root); st < 6 && o->jc.scale > 1 && biggest < (1ull << 40); st++)
             biggest *= (uint64_t)o->jc.scale;
-        for (int r = 0; r < o->jc.rerun && biggest < (1ull << 40); r++)
+        int reruns = o->jc.goal == JT_GOAL_WIN && o->jc.root_rerun > o->jc.rerun ? o->jc.root_rerun : o->jc.rerun;
+        for (int r = 0; r < reruns && biggest < (1ull << 40); r++)
             biggest *= 4;
         if (biggest > (1ull << 40))
             biggest = 1ull << 40;
