@@ -608,14 +608,6 @@ static void test_job_log(void **state)
     assert_int_equal(sh("cmp -s %s %s.orig", db, db), 0);
     assert_int_equal(RENJU(path("l.json"), path("l.err"), "opening status \"I7 i8\" --goal w4 --db %s --job-log x", db),
                      64);
-    /* status runs no job: with root reruns on, a white root is still expanded and its 4th moves listed */
-    assert_int_equal(setenv("RENJU_JT_ROOT_RERUN", "2", 1), 0);
-    rc = RENJU(path("l.json"), path("l.err"), "opening status I7 --db %s --json", db);
-    assert_int_equal(setenv("RENJU_JT_ROOT_RERUN", "0", 1), 0);
-    assert_int_equal(rc, 0);
-    s = slurp(path("l.json"));
-    assert_non_null(strstr(s, "\"fourth\":[{"));
-    free(s);
 }
 
 int main(void)

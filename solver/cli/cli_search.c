@@ -404,8 +404,6 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *rrr = getenv("RENJU_JT_ROOT_RERUN");
     jc.root_rerun = rrr ? atoi(rrr) : DEFAULT_ROOT_RERUN;
     jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;
-    if (!run) /* status runs no job: a white root is expanded at once, so its moves are listed */
-        jc.root_rerun = 0;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
