@@ -492,9 +492,14 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
     /*
      * The root of a goal that counts, or an opening, is expanded at once (a
      * job on it is wasted); so is a white-to-move root of goal win without
-     * root reruns (its job would only list white's replies).
+     * root reruns (its job would only list white's replies).  A read-only
+     * view (status) expands an open white root no job has searched yet, so
+     * that it lists white's moves; once the search has run root jobs it shows
+     * the tree the search saved.
      */
-    if (!rc && (cfg->goal != JT_GOAL_WIN || (root->to_move == WHITE && cfg->root_rerun <= 0)))
+    bool white_root = root->to_move == WHITE;
+    bool fresh_view = !rc && !src->save && t->nodes[0].st.jobs == 0 && t->nodes[0].status == RESULT_UNKNOWN;
+    if (!rc && (cfg->goal != JT_GOAL_WIN || (white_root && (cfg->root_rerun <= 0 || fresh_view))))
         rc = expand(t, 0);
     if (!rc && cfg->goal == JT_GOAL_COUNT)
         t->nodes[0].counted = true;

@@ -732,6 +732,46 @@ static void test_root_rerun(void **state)
     }
 }
 
+/*
+ * A read-only view (status) of a goal-win white root with root reruns lists
+ * white's moves while no job has searched the root, and the saved root (not
+ * expanded) once root jobs have run.
+ */
+static void test_view_white_root(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m), view = src;
+    view.save = NULL;
+    view.solved = NULL;
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .root_rerun = 2};
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    JobTree *t;
+    int n = -1;
+    assert_int_equal(jt_create(&t, &root, &cfg, &view), 0);
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    assert_true(n > 1); /* white's 6th-move classes and the pass */
+    jt_free(t);
+
+    Script s = {.best = pt("g9"), .fail_pn = 500};
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtJob job;
+    JtOutcome o;
+    assert_int_equal(jt_next(t, &job), 0);
+    run_job(&s, &job, &o);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    jt_free(t);
+
+    assert_int_equal(jt_create(&t, &root, &cfg, &view), 0);
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    assert_int_equal(n, 0); /* the search's own tree: one root job, not expanded yet */
+    jt_free(t);
+    free(ch);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -776,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_unlisted_pn),
         cmocka_unit_test(test_rerun),
         cmocka_unit_test(test_root_rerun),
+        cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
