@@ -79,7 +79,7 @@ static void child_estimates(JobRunner *r, const Board *b, JtOutcome *o)
     }
 }
 
-int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, JtOutcome *o)
 {
     memset(o, 0, sizeof *o);
     o->result = RESULT_UNKNOWN;
@@ -119,6 +119,23 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, JtOutcome *o)
             r2.time_s += res.time_s;
             res = r2;
         }
+    }
+    /* Reruns in the same table (JtJob.extend): the whole budget spent, still open, pn low enough. */
+    while (!o->early && o->extended < extend && res.result == RESULT_UNKNOWN && !res.interrupted &&
+           res.nodes >= budget && res.root_dn > 0 && (extend_pn == 0 || res.root_pn <= extend_pn) &&
+           budget < (1ull << 42)) {
+        uint64_t total = budget * 4;
+        cfg.max_nodes = total > res.nodes ? total - res.nodes : 1;
+        if ((rc = dfpn_set_config(r->dfpn, &cfg)))
+            return rc;
+        DfpnResult r2;
+        if ((rc = dfpn_solve(r->dfpn, b, &r2)))
+            return rc;
+        r2.nodes += res.nodes;
+        r2.time_s += res.time_s;
+        res = r2;
+        budget = total;
+        o->extended++;
     }
     o->nodes = res.nodes;
     o->time_s = res.time_s;

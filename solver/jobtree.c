@@ -728,6 +728,14 @@ int jt_next(JobTree *t, JtJob *job)
             for (uint32_t s = 0; s < n->st.jobs && b < (1ull << 40); s++)
                 b *= 4;
         job->budget = b;
+        job->extend = 0;
+        job->extend_pn = 0;
+        if (t->cfg.rerun_in_job && !at_limit(t, n)) { /* the reruns rerun_here would give, in the job's table */
+            bool root = n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0;
+            int want = root ? t->cfg.root_rerun : t->cfg.rerun_pn > 0 ? t->cfg.rerun : 0;
+            job->extend = want > (int)n->st.jobs ? want - (int)n->st.jobs : 0;
+            job->extend_pn = root ? 0 : t->cfg.rerun_pn;
+        }
         job_board(t, n, job);
         update_all(t);
         return 0;
@@ -743,7 +751,7 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     n->running = false;
     t->running--;
     n->st.effort += o->nodes;
-    n->st.jobs++;
+    n->st.jobs += 1 + (uint32_t)(o->extended > 0 ? o->extended : 0);
     n->st.pn = o->pn;
     n->st.dn = o->dn;
     int back = sym_inverse(job->sym);

@@ -38,6 +38,9 @@
  * a position one search can prove costs about what that search costs (the
  * CLI's default, 2: the five positions 2.93e8 -> 2.86e8; a 5-stone root
  * spends 2e6 + 8e6 + 3.2e7 before the tree takes over).  With
+ * JtConfig.rerun_in_job (the CLI's default) those reruns go on in the job's
+ * own table (JtJob.extend) instead of repeating its work in new jobs (the
+ * five: 2.86e8 -> 2.59e8; session 15).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
  * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
@@ -119,6 +122,7 @@ typedef struct {
     ProofNum pn, dn; /* the search's final root numbers (for UNKNOWN) */
     Point best;      /* most promising black move (black to move), else POINT_NONE */
     bool early;      /* UNKNOWN: ended at the runner's early look (jobrun.h), not its whole budget */
+    int extended;    /* times the runner went on in the same table to 4x its work (JtJob.extend) */
     int nest;        /* UNKNOWN: the root's children as the search left them (0: none) */
     JtEst est[JT_MAX_EST];
 } JtOutcome;
@@ -171,6 +175,7 @@ typedef struct {
     int rerun;            /* a failed leaf whose job left root pn <= rerun_pn: up to this many 4x jobs first (Jobs) */
     ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
     int root_rerun;       /* goal win: the root's job is rerun this many times (4x each), whatever its pn (Jobs) */
+    bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -179,6 +184,14 @@ typedef struct {
     uint64_t budget; /* work nodes */
     int sym;         /* the transform from the node's frame to the board's (moves reported come back through it) */
     Board board;     /* the position as a setup position in its canonical frame */
+    /*
+     * The runner may go on in the same table after the budget, up to extend
+     * times, each to 4x the work so far, while the job is unknown with a
+     * root pn of at most extend_pn (0: whatever its pn); JtOutcome.extended
+     * says how many times it did (JtConfig.rerun_in_job).
+     */
+    int extend;
+    ProofNum extend_pn;
 } JtJob;
 
 /* Counters over the tree's life (this process). */

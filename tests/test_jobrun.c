@@ -91,7 +91,7 @@ static void run(Dfpn *s, const char *pos, int permille, ProofNum dn, uint64_t bu
 {
     Board b = parse_pos(pos, WHITE);
     *r = (JobRunner){.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = permille, .early_dn = dn};
-    assert_int_equal(jobrun_run(r, &b, budget, o), 0);
+    assert_int_equal(jobrun_run(r, &b, budget, 0, 0, o), 0);
 }
 
 static void test_early_stop(void **state)
@@ -124,7 +124,7 @@ static void test_early_stop(void **state)
     /* Black to move: never stopped early. */
     Board b = parse_pos("h8 i9 i7 i8 g7 h7", BLACK);
     r = (JobRunner){.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 200, .early_dn = 1u << 30};
-    assert_int_equal(jobrun_run(&r, &b, 200000, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 200000, 0, 0, &o), 0);
     assert_int_equal(o.result, RESULT_UNKNOWN);
     assert_int_equal(r.stopped_early, 0);
     assert_true(o.nodes >= 200000);
@@ -142,10 +142,57 @@ static void test_proven_after_early_look(void **state)
     Board b = parse_pos("B:j6,i7,h8,g9,i9,i10 W:g7,g8,h9,f10,i11", WHITE);
     JobRunner r = {.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 2, .early_dn = 2};
     JtOutcome o;
-    assert_int_equal(jobrun_run(&r, &b, 500000, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 500000, 0, 0, &o), 0);
     assert_true(o.nodes > 1000);
     assert_int_equal(o.result, RESULT_PROVEN);
     assert_int_equal(r.stopped_early, 0);
+    assert_true(g_m.n >= 1);
+    ProofStats ps;
+    assert_int_equal(proof_check(&g_m.b[0], g_m.proof[0], g_m.len[0], &ps, NULL, 0), 0);
+    assert_int_equal(g_m.r[0].result, RESULT_PROVEN);
+    mem_clear(&g_m);
+    dfpn_free(s);
+}
+
+/*
+ * Reruns in the job's own table (JtJob.extend), on a position one job proves
+ * in 9,654 work: given 2,000 it is unknown; with the pn gate below its pn it
+ * stays so; with one extension it goes on to 4x (8,000 in all) and is still
+ * unknown; with two and no gate it is proven at about a single job's cost
+ * (not 2,000 + 8,000 + its cost, as new jobs would spend), and its proof is
+ * stored and checked.
+ */
+static void test_extend(void **state)
+{
+    (void)state;
+    mem_clear(&g_m);
+    Dfpn *s = make_dfpn();
+    Board b = parse_pos("h8 h9 i9 e5 k9 e11", BLACK);
+    JobRunner r = {.dfpn = s, .rules = RULE_RENJU, .store = &g_rs};
+    JtOutcome o;
+    assert_int_equal(jobrun_run(&r, &b, 100000, 0, 0, &o), 0);
+    assert_int_equal(o.result, RESULT_PROVEN);
+    uint64_t one_job = o.nodes;
+    assert_true(one_job > 8100 && one_job < 12000);
+    mem_clear(&g_m);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 0, 0, &o), 0);
+    assert_int_equal(o.result, RESULT_UNKNOWN);
+    assert_int_equal(o.extended, 0);
+    assert_true(o.nodes >= 2000 && o.nodes < 2100);
+    ProofNum pn = o.pn;
+    assert_true(pn > 1);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn - 1, &o), 0); /* the gate: pn above it */
+    assert_int_equal(o.extended, 0);
+    assert_true(o.nodes >= 2000 && o.nodes < 2100);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn, &o), 0);
+    assert_int_equal(o.extended, 1);
+    assert_int_equal(o.result, RESULT_UNKNOWN);
+    assert_true(o.nodes >= 8000 && o.nodes < 8100);
+    assert_int_equal(g_m.n, 0);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 2, 0, &o), 0);
+    assert_int_equal(o.result, RESULT_PROVEN);
+    assert_int_equal(o.extended, 2);
+    assert_true(o.nodes < one_job + one_job / 4);
     assert_true(g_m.n >= 1);
     ProofStats ps;
     assert_int_equal(proof_check(&g_m.b[0], g_m.proof[0], g_m.len[0], &ps, NULL, 0), 0);
@@ -160,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_early_stop),
         cmocka_unit_test(test_proven_after_early_look),
+        cmocka_unit_test(test_extend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -691,6 +691,56 @@ static void test_rerun(void **state)
 }
 
 /*
+ * Reruns in the job's table (JtConfig.rerun_in_job): a job carries the reruns
+ * rerun_here would give (extend, extend_pn); the extensions a runner made
+ * count as jobs, so a node extended to the limit is expanded next, and one
+ * extended less (its pn still low) gets the rest as a new, bigger job.  A
+ * goal-win root's job carries root_rerun extensions whatever its pn.
+ */
+static void test_rerun_in_job(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        Board root = pos(k < 2 ? "h8 i9 i7 i8" : "h8 i9 i7 i8 g9");
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 1000,
+                        .rerun = 2,
+                        .rerun_pn = 10,
+                        .root_rerun = k == 2 ? 2 : 0,
+                        .rerun_in_job = true};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        Script s = {.best = pt("g9"), .fail_pn = 5};
+        JtJob job;
+        JtOutcome o;
+        assert_int_equal(jt_next(t, &job), 0);
+        assert_int_equal(job.budget, 1000);
+        assert_int_equal(job.extend, 2);
+        assert_int_equal(job.extend_pn, k == 2 ? 0 : 10);
+        run_job(&s, &job, &o);
+        o.extended = k == 1 ? 1 : 2;
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        assert_int_equal(jt_next(t, &job), 0);
+        Board nb = node_frame(&job);
+        if (k == 1) { /* one extension of two: the second as a new job of 16x, with none left */
+            assert_int_equal(board_stone_count(&nb), 4);
+            assert_int_equal(job.budget, 16000);
+            assert_int_equal(job.extend, 0);
+        } else { /* expanded: a child's job at the base budget, with its own extensions */
+            assert_int_equal(board_stone_count(&nb), k == 2 ? 6 : 5);
+            assert_int_equal(job.budget, 1000);
+            assert_int_equal(job.extend, 2);
+            assert_int_equal(job.extend_pn, 10);
+        }
+        jt_free(t);
+    }
+}
+
+/*
  * The root of a goal-win search, white to move included, gets its job and
  * root_rerun reruns (4x each) whatever its pn, then the tree expands it.
  */
@@ -816,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_unlisted_pn),
         cmocka_unit_test(test_rerun),
         cmocka_unit_test(test_root_rerun),
+        cmocka_unit_test(test_rerun_in_job),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_bad_input),
     };

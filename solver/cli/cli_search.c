@@ -48,6 +48,7 @@ enum {
     DEFAULT_RERUN = 1,
     DEFAULT_RERUN_PN = 10,
     DEFAULT_ROOT_RERUN = 2,
+    DEFAULT_RERUN_KEEP = 1,
     MAX_WORKERS = 64
 };
 
@@ -122,10 +123,10 @@ static void log_job(SearchProgress *p, JobTree *t, const JtJob *job, const JtOut
     cli_json_str(p->log, position_str(&job->board, pos, sizeof pos));
     fprintf(p->log,
             ",\"to_move\":\"%s\",\"stones\":%d,\"budget\":%llu,\"result\":\"%s\",\"work\":%llu,\"pn\":%u,"
-            "\"dn\":%u,\"early\":%s,\"time_s\":%.3f,\"total_work\":%llu,\"tree_nodes\":%llu}\n",
+            "\"dn\":%u,\"early\":%s,\"extended\":%d,\"time_s\":%.3f,\"total_work\":%llu,\"tree_nodes\":%llu}\n",
             color_name(job->board.to_move), board_stone_count(&job->board), (unsigned long long)job->budget,
-            result_name(o->result), (unsigned long long)o->nodes, o->pn, o->dn, o->early ? "true" : "false", o->time_s,
-            (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes);
+            result_name(o->result), (unsigned long long)o->nodes, o->pn, o->dn, o->early ? "true" : "false",
+            o->extended, o->time_s, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes);
     fflush(p->log);
 }
 
@@ -404,6 +405,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *rrr = getenv("RENJU_JT_ROOT_RERUN");
     jc.root_rerun = rrr ? atoi(rrr) : DEFAULT_ROOT_RERUN;
     jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;
+    const char *rk = getenv("RENJU_JT_RERUN_KEEP"); /* JtConfig.rerun_in_job */
+    jc.rerun_in_job = rk ? atoi(rk) != 0 : DEFAULT_RERUN_KEEP;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
