@@ -19,6 +19,7 @@ typedef struct {
     bool running;
     bool selectable;           /* an open leaf below (or itself) is not running */
     bool counted;              /* a count node: each child is to be decided */
+    bool borrowed;             /* white to move: its pass's proof was tried on its other children */
     bool count_open;           /* a count node with work left */
     int nclasses;              /* a counted node: its move classes (W's upper bound before expansion) */
     Color to_move;
@@ -353,6 +354,44 @@ static void solved_inner(JobTree *t, int id, Result r, int win_child)
         t->err = rc;
 }
 
+/*
+ * A white-to-move node whose pass child is proven: try the pass's proof on
+ * each open child not running (once per node; Borrowing, jobtree.h).
+ */
+static void borrow_pass(JobTree *t, int id)
+{
+    Node *n = &t->nodes[id];
+    if (!t->cfg.borrow_pass || !t->src.borrow || n->borrowed || n->to_move != WHITE || n->phase != PHASE_EXPANDED)
+        return;
+    int pass = -1;
+    for (int i = 0; i < n->nch; i++)
+        if (n->cls[i].moves[0] == POINT_PASS)
+            pass = i;
+    if (pass < 0 || t->nodes[n->ch[pass]].status != RESULT_PROVEN)
+        return;
+    n->borrowed = true;
+    Board pb;
+    node_board(t, &t->nodes[n->ch[pass]], &pb);
+    for (int i = 0; i < n->nch && !t->err; i++) {
+        Node *c = &t->nodes[n->ch[i]];
+        if (c->status != RESULT_UNKNOWN || c->running)
+            continue;
+        Board cb;
+        node_board(t, c, &cb);
+        t->stats.borrow_tries++;
+        int rc = t->src.borrow(t->src.ctx, &cb, &pb);
+        if (rc == 0) {
+            c->status = RESULT_PROVEN;
+            c->pn = 0;
+            c->dn = PN_INF;
+            c->selectable = false;
+            t->stats.borrowed++;
+        } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
+            t->err = rc;
+        }
+    }
+}
+
 /* Recompute pn/dn, status and selectability below id (once per stamp). */
 static void update(JobTree *t, int id)
 {
@@ -363,6 +402,7 @@ static void update(JobTree *t, int id)
     if (n->phase == PHASE_EXPANDED)
         for (int i = 0; i < n->nch; i++)
             update(t, n->ch[i]);
+    borrow_pass(t, id);
     n = &t->nodes[id];
     bool open_child = false;
     int undecided = 0;
@@ -666,6 +706,9 @@ static int pick_child(const JobTree *t, int id)
         } else {
             if (c->status != RESULT_UNKNOWN || !c->selectable)
                 continue;
+            if (t->cfg.borrow_pass && n->to_move == WHITE && n->cls[i].moves[0] == POINT_PASS &&
+                c->phase == PHASE_FRESH && c->st.jobs == 0)
+                return i; /* white's pass first: its proof may prove the other moves (Borrowing) */
             bool by_pn = n->counted || n->to_move == BLACK;
             v = by_pn ? c->pn : c->dn;
             w = 0;

@@ -81,6 +81,17 @@
  *     least pn) below the least wins_max, inside it to its open 5th-move
  *     child of least pn; a 4th class is first tried as a whole by one job (a
  *     cheap first win).  Done when the two bounds meet.
+ * Borrowing (JtConfig.borrow_pass).  At a white-to-move node the tree gives
+ * white's pass its job first; once the pass is proven, its stored proof is
+ * tried, through the source's `borrow` callback, on the position after each
+ * open white move of that node: a move the proof never meets (it is not one
+ * of black's moves or white's listed replies, and it makes no white four or
+ * five the proof does not answer) leaves it a valid proof, which the
+ * independent checker confirms from that move's position before it is stored
+ * as its proof.  This is a relevance zone that the checker computes: no move
+ * is proven that the checker did not accept.  The pass itself must be
+ * proven for the node to be proven, so giving it the first job costs only
+ * where the node is refuted.
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -162,6 +173,15 @@ typedef struct {
      * m->n = 0.  The callback composes, checks and stores the proof.
      */
     int (*solved)(void *ctx, const Board *b, Result r, const JtMoves *m);
+    /*
+     * Borrow white's pass (may be NULL): b, black to move after a white move,
+     * is proven by the stored proof of pass, the position after white's pass
+     * at the same parent, when that proof checks from b.  The callback checks
+     * it with the independent checker and stores it as b's proof.  0 when it
+     * did; RJ_ENOTFOUND or RJ_EBADDATA when not (no proof, or the check
+     * fails); another error code on failure.
+     */
+    int (*borrow)(void *ctx, const Board *b, const Board *pass);
 } JtSource;
 
 typedef struct {
@@ -176,6 +196,7 @@ typedef struct {
     ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
     int root_rerun;       /* goal win: the root's job is rerun this many times (4x each), whatever its pn (Jobs) */
     bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
+    bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -198,6 +219,8 @@ typedef struct {
 typedef struct {
     uint64_t jobs, jobs_proven, jobs_disproven, jobs_unknown;
     uint64_t jobs_early;     /* of the unknown ones, those that ended at the early look (JtOutcome.early) */
+    uint64_t borrow_tries;   /* white moves whose position was checked with the pass's proof (Borrowing) */
+    uint64_t borrowed;       /* of those, proven so */
     uint64_t nodes;          /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */

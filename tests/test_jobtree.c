@@ -122,10 +122,7 @@ static int mem_solved(void *ctx, const Board *b, Result r, const JtMoves *mv)
     return 0;
 }
 
-static JtSource mem_source(Mem *m)
-{
-    return (JtSource){ m, mem_lookup, mem_load, mem_save, mem_solved };
-}
+static JtSource mem_source(Mem *m) { return (JtSource){m, mem_lookup, mem_load, mem_save, mem_solved, NULL}; }
 
 /* ---- scripted outcomes ---- */
 
@@ -141,6 +138,7 @@ typedef struct {
     ProofNum est_pn[4];
     int nest;
     ProofNum fail_pn; /* the root pn of an unknown job (0: 100) */
+    bool prove_pass;  /* every job on a position with black to move and two white stones: proven */
 } Script;
 
 static bool has_black(const Board *b, Point p) { return p < BOARD_POINTS && board_at(b, p) == BLACK; }
@@ -160,6 +158,8 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
         if (has_black(b, s->refute[i]) && b->stones[0] == 3)
             o->result = RESULT_DISPROVEN;
     if (s->prove_white_children && b->to_move == BLACK && b->stones[0] == 3)
+        o->result = RESULT_PROVEN;
+    if (s->prove_pass && b->to_move == BLACK && b->stones[1] == 2)
         o->result = RESULT_PROVEN;
     if (s->refute_fifths && b->to_move == WHITE && b->stones[0] == 3)
         o->result = RESULT_DISPROVEN;
@@ -740,6 +740,93 @@ static void test_rerun_in_job(void **state)
     }
 }
 
+/* A borrow callback: the pass's "proof" holds for white moves on columns a-d; stored like a result. */
+static int g_borrow_calls;
+static int mem_borrow(void *ctx, const Board *b, const Board *pass)
+{
+    g_borrow_calls++;
+    assert_int_equal(b->to_move, BLACK);
+    Point w = POINT_NONE;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] != pass->cell[p]) {
+            assert_int_equal(b->cell[p], WHITE);
+            assert_int_equal(pass->cell[p], EMPTY);
+            w = (Point)p;
+        }
+    assert_true(w < BOARD_POINTS);
+    if (point_col(w) >= 4)
+        return RJ_EBADDATA;
+    MemEntry *e = mem_find(ctx, b, true, NULL);
+    e->has_result = true;
+    e->res = RESULT_PROVEN;
+    return 0;
+}
+
+/*
+ * Borrowing: at a white-to-move node white's pass gets the first job; once it
+ * is proven, its proof is tried on every other open white move, and those it
+ * holds for are proven without a job (and stored: a new tree finds them).
+ */
+static void test_borrow_pass(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    src.borrow = mem_borrow;
+    g_borrow_calls = 0;
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .borrow_pass = true};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    int n = 0;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    int far = 0;
+    for (int i = 0; i < n; i++)
+        far += ch[i].cls.moves[0] != POINT_PASS && point_col(ch[i].cls.moves[0]) < 4;
+    assert_true(far > 10 && far < n - 10);
+    Script s = {.best = pt("g9"), .prove_pass = true};
+    JtJob job;
+    JtOutcome o;
+    assert_int_equal(jt_next(t, &job), 0);
+    Board nb = node_frame(&job);
+    assert_int_equal(nb.stones[1], 2); /* the pass first */
+    assert_int_equal(g_borrow_calls, 0);
+    run_job(&s, &job, &o);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    assert_int_equal(g_borrow_calls, n - 1); /* every other move tried once */
+    assert_int_equal(jt_stats(t)->borrow_tries, (uint64_t)(n - 1));
+    assert_int_equal(jt_stats(t)->borrowed, (uint64_t)far);
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    int proven = 0;
+    for (int i = 0; i < n; i++) {
+        bool is_far = ch[i].cls.moves[0] != POINT_PASS && point_col(ch[i].cls.moves[0]) < 4;
+        if (is_far)
+            assert_int_equal(ch[i].status, RESULT_PROVEN);
+        proven += ch[i].status == RESULT_PROVEN;
+    }
+    assert_int_equal(proven, far + 1);
+    assert_int_equal(jt_next(t, &job), 0); /* the next job: a white move the proof did not hold for */
+    nb = node_frame(&job);
+    assert_int_equal(nb.stones[1], 3);
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (nb.cell[p] == WHITE && root.cell[p] == EMPTY)
+            assert_true(point_col((Point)p) >= 4);
+    jt_free(t);
+    /* A new tree over the same source: the borrowed results are stored, nothing is tried again. */
+    g_borrow_calls = 0;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    proven = 0;
+    for (int i = 0; i < n; i++)
+        proven += ch[i].status == RESULT_PROVEN;
+    assert_true(proven >= far);
+    jt_free(t);
+    free(ch);
+}
+
 /*
  * The root of a goal-win search, white to move included, gets its job and
  * root_rerun reruns (4x each) whatever its pn, then the tree expands it.
@@ -867,6 +954,7 @@ int main(void)
         cmocka_unit_test(test_rerun),
         cmocka_unit_test(test_root_rerun),
         cmocka_unit_test(test_rerun_in_job),
+        cmocka_unit_test(test_borrow_pass),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_bad_input),
     };

@@ -341,9 +341,9 @@ static void test_report(void **state)
     (void)state;
     char dbbuf[512];
     const char *db = dbpath(dbbuf, sizeof dbbuf, "r.lmdb");
-    assert_int_equal(RENJU(path("r0.json"), path("r0.err"), "opening search I7 --max-jobs 2 --job-nodes 20000 --db %s",
-                           db),
-                     0);
+    /* jobs: the root (goal win), white's pass (Borrowing, jobtree.h), then two 4th moves */
+    assert_int_equal(
+        RENJU(path("r0.json"), path("r0.err"), "opening search I7 --max-jobs 4 --job-nodes 20000 --db %s", db), 0);
     assert_int_equal(RENJU(path("r.json"), path("r.err"), "opening report I7 D1 --db %s --json", db), 0);
     char *s = slurp(path("r.json"));
     assert_non_null(strstr(s, "\"code\":\"I7\""));

@@ -49,6 +49,7 @@ enum {
     DEFAULT_RERUN_PN = 10,
     DEFAULT_ROOT_RERUN = 2,
     DEFAULT_RERUN_KEEP = 1,
+    DEFAULT_BORROW = 1,
     MAX_WORKERS = 64
 };
 
@@ -245,13 +246,13 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
             printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
         printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"jobs_early\":%llu,"
-               "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"time_s\":%.3f,"
-               "\"interrupted\":%s}\n",
+               "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"borrowed\":%llu,"
+               "\"time_s\":%.3f,\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
                (unsigned long long)st->jobs_early, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
-               (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0), time_s,
-               interrupted ? "true" : "false");
+               (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
+               (unsigned long long)st->borrowed, time_s, interrupted ? "true" : "false");
         free(s.ch);
         return;
     }
@@ -283,11 +284,11 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     if (shown < s.n)
         printf("  (%d classes not searched yet)\n", s.n - shown);
     printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown, %llu of them ended at the early look), "
-           "%.3g work nodes, %llu tree nodes, %llu proofs composed, %.1fs%s\n",
+           "%.3g work nodes, %llu tree nodes, %llu proofs composed, %llu proven by the pass's proof, %.1fs%s\n",
            (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven, (unsigned long long)st->jobs_disproven,
            (unsigned long long)st->jobs_unknown, (unsigned long long)st->jobs_early, (double)st->nodes,
-           (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0), time_s,
-           interrupted ? " (interrupted)" : "");
+           (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0),
+           (unsigned long long)st->borrowed, time_s, interrupted ? " (interrupted)" : "");
     if (sd && sd->compose_failed)
         printf("warning: %llu inner nodes proven by their children could not get a composed, checked proof "
                "(a child's stored result has no proof); they are not stored\n",
@@ -407,6 +408,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;
     const char *rk = getenv("RENJU_JT_RERUN_KEEP"); /* JtConfig.rerun_in_job */
     jc.rerun_in_job = rk ? atoi(rk) != 0 : DEFAULT_RERUN_KEEP;
+    const char *bp = getenv("RENJU_JT_BORROW"); /* JtConfig.borrow_pass */
+    jc.borrow_pass = bp ? atoi(bp) != 0 : DEFAULT_BORROW;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)

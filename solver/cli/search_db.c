@@ -192,6 +192,34 @@ static int src_solved(void *ctx, const Board *b0, Result r, const JtMoves *m)
     return rc;
 }
 
+static int src_borrow(void *ctx, const Board *b, const Board *pass)
+{
+    SearchDb *s = ctx;
+    int rc = db_flush(s->db); /* the pass's proof may still be queued */
+    if (rc && rc != RJ_ECONFLICT)
+        return rc;
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    rc = db_get_proof(s->db, pass, s->rules, BLACK, &proof, &len);
+    ProofStats ps;
+    if (rc == 0 && (len <= PROOF_HEADER_LEN || proof_check(b, proof, len, &ps, NULL, 0) != 0))
+        rc = RJ_EBADDATA;
+    if (rc == 0) {
+        StoredResult sr;
+        memset(&sr, 0, sizeof sr);
+        sr.result = RESULT_PROVEN;
+        sr.attacker = BLACK;
+        sr.best = proof[PROOF_HEADER_LEN] < BOARD_POINTS ? proof[PROOF_HEADER_LEN] : POINT_NONE;
+        sr.proof_nodes = ps.nodes;
+        sr.proof_depth = ps.depth;
+        rc = s->store.store(s->store.ctx, b, s->rules, &sr, proof, len);
+        if (rc == 0)
+            s->borrowed++;
+    }
+    free(proof);
+    return rc;
+}
+
 void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src)
 {
     memset(s, 0, sizeof *s);
@@ -203,4 +231,5 @@ void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *s
     src->load = src_load;
     src->save = read_only ? NULL : src_save;
     src->solved = read_only ? NULL : src_solved;
+    src->borrow = read_only ? NULL : src_borrow;
 }

@@ -21,6 +21,10 @@
  * stored and the callback returns RJ_EBADDATA (the tree still counts the
  * node as proven through its children).  Queued results are flushed first,
  * so the children's proofs are readable.
+ *
+ * Borrowing (jobtree.h): the stored proof of the position after white's pass
+ * is checked by the independent checker from the position after another
+ * white move at the same node, and stored as its proof when it passes.
  */
 #ifndef RJ_SEARCH_DB_H
 #define RJ_SEARCH_DB_H
@@ -35,6 +39,7 @@ typedef struct {
     uint64_t composed;       /* proofs composed and stored */
     uint64_t compose_failed;
     uint64_t compose_bytes;  /* their total size */
+    uint64_t borrowed;       /* positions proven by the proof of white's pass (jobtree.h Borrowing) */
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
