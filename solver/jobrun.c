@@ -79,7 +79,7 @@ static void child_estimates(JobRunner *r, const Board *b, JtOutcome *o)
     }
 }
 
-int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, JtOutcome *o)
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, bool probe, JtOutcome *o)
 {
     memset(o, 0, sizeof *o);
     o->result = RESULT_UNKNOWN;
@@ -87,7 +87,7 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofN
     DfpnConfig cfg = *dfpn_config(r->dfpn);
     cfg.attacker = BLACK;
     /* An early look at white-to-move jobs (JobRunner.early_permille). */
-    bool early = r->early_permille > 0 && b->to_move == WHITE;
+    bool early = r->early_permille > 0 && b->to_move == WHITE && !probe;
     uint64_t first = early ? budget * (uint64_t)r->early_permille / 1000 : budget;
     if (first == 0)
         first = 1;

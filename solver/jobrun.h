@@ -53,10 +53,11 @@ enum { JOBRUN_EARLY_UNIT = 100000 }; /* the look's length at which the dn thresh
  * Run a job on position b with a work budget (nodes).  When the budget is
  * spent and the job is unknown with a root pn of at most extend_pn (0: any),
  * it goes on in the same table to 4x its work so far, up to extend times
- * (o->extended counts them; JtJob.extend).  Fills *o.  Returns 0,
+ * (o->extended counts them; JtJob.extend).  A probe (JtJob.probe) runs
+ * its whole budget: no early look.  Fills *o.  Returns 0,
  * RJ_EINTR when the solver's stop flag ended it (nothing stored; *o is the
  * partial outcome), or an error of the solver or the store.
  */
-int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, JtOutcome *o);
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, bool probe, JtOutcome *o);
 
 #endif /* RJ_JOBRUN_H */

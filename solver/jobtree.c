@@ -201,7 +201,7 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
         if (st.nest > 0 && !st.est)
             st.nest = 0;
         t->nodes[id].st = st;
-        if (st.jobs) {
+        if (st.jobs || st.probed) {
             t->nodes[id].phase = PHASE_EVALUATED;
             t->nodes[id].epn = cap_pn(st.pn);
             t->nodes[id].edn = cap_pn(st.dn);
@@ -595,6 +595,12 @@ static bool at_limit(const JobTree *t, const Node *n)
  * before it is expanded; the root of a goal-win search, up to root_rerun
  * times whatever its pn (Jobs, jobtree.h).
  */
+/* A black move below the root that gets a probe first, or has had only its probe (Probes, jobtree.h). */
+static bool probe_first(const JobTree *t, const Node *n)
+{
+    return t->cfg.probe_permille > 0 && n->npath > 0 && n->to_move == WHITE && n->st.jobs == 0 && !at_limit(t, n);
+}
+
 static bool rerun_here(const JobTree *t, const Node *n)
 {
     if (n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0) /* the root: whatever its pn */
@@ -733,8 +739,8 @@ int jt_next(JobTree *t, JtJob *job)
         for (;;) {
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
-                bool job_here =
-                    n->status == RESULT_UNKNOWN && (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n));
+                bool job_here = n->status == RESULT_UNKNOWN &&
+                                (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n) || probe_first(t, n));
                 if (job_here)
                     break;
                 /* Evaluated and still open (or solved but counted): its children come next. */
@@ -770,10 +776,16 @@ int jt_next(JobTree *t, JtJob *job)
         else if (rerun_here(t, n))
             for (uint32_t s = 0; s < n->st.jobs && b < (1ull << 40); s++)
                 b *= 4;
+        job->probe = probe_first(t, n) && !n->st.probed;
+        if (job->probe) {
+            b = b / 1000 * (uint64_t)t->cfg.probe_permille;
+            b = b < 1000 ? 1000 : b;
+        }
         job->budget = b;
         job->extend = 0;
         job->extend_pn = 0;
-        if (t->cfg.rerun_in_job && !at_limit(t, n)) { /* the reruns rerun_here would give, in the job's table */
+        /* the reruns rerun_here would give, in the job's table */
+        if (t->cfg.rerun_in_job && !at_limit(t, n) && !job->probe) {
             bool root = n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0;
             int want = root ? t->cfg.root_rerun : t->cfg.rerun_pn > 0 ? t->cfg.rerun : 0;
             job->extend = want > (int)n->st.jobs ? want - (int)n->st.jobs : 0;
@@ -794,7 +806,10 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     n->running = false;
     t->running--;
     n->st.effort += o->nodes;
-    n->st.jobs += 1 + (uint32_t)(o->extended > 0 ? o->extended : 0);
+    if (job->probe)
+        n->st.probed = true;
+    else
+        n->st.jobs += 1 + (uint32_t)(o->extended > 0 ? o->extended : 0);
     n->st.pn = o->pn;
     n->st.dn = o->dn;
     int back = sym_inverse(job->sym);

@@ -81,6 +81,14 @@
  *     least pn) below the least wins_max, inside it to its open 5th-move
  *     child of least pn; a 4th class is first tried as a whole by one job (a
  *     cheap first win).  Done when the two bounds meet.
+ * Probes (JtConfig.probe_permille).  A black move below the root (a
+ * white-to-move node) gets first a probe: a job of probe_permille / 1000 of
+ * its budget whose root pn and dn (of a search that small, they rank black's
+ * moves well: results/solver-bench.md, session 15) become the node's
+ * estimate; its full job comes when the node is the most-proving again, so
+ * the tree weighs black's moves by their probes before it spends whole jobs
+ * on them.  A probe is not counted in JtState.jobs (reruns and expansion go
+ * by the full jobs).
  * Borrowing (JtConfig.borrow_pass).  At a white-to-move node the tree gives
  * white's pass its job first; once the pass is proven, its stored proof is
  * tried, through the source's `borrow` callback, on the position after each
@@ -145,6 +153,7 @@ typedef struct {
     ProofNum pn, dn; /* the last job's root numbers; 0/0: none */
     Point best;
     bool expanded;
+    bool probed;     /* its probe ran (JtConfig.probe_permille; not counted in jobs) */
     int nest;        /* the last job's child estimates (moves in the caller's frame) */
     JtEst *est;      /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
 } JtState;
@@ -197,6 +206,7 @@ typedef struct {
     int root_rerun;       /* goal win: the root's job is rerun this many times (4x each), whatever its pn (Jobs) */
     bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
     bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
+    int probe_permille;   /* a black move's first job: a probe of this share of its budget (Probes; 0: none) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -213,6 +223,7 @@ typedef struct {
      */
     int extend;
     ProofNum extend_pn;
+    bool probe; /* a probe (JtConfig.probe_permille): the whole budget, no early look, no extension */
 } JtJob;
 
 /* Counters over the tree's life (this process). */

@@ -740,6 +740,59 @@ static void test_rerun_in_job(void **state)
     }
 }
 
+/*
+ * Probes: a black move below the root first gets a probe (probe_permille of
+ * its budget), then, when it is the most-proving node again, its full job,
+ * and only then is it expanded.  The probe is saved: a new tree over the
+ * same source goes on with the full job.
+ */
+static void test_probe(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8"); /* black to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 100000, .probe_permille = 40};
+    Script s = {.best = pt("g9"), .est_mv = {pt("g9")}, .est_pn = {3}, .nest = 1, .fail_pn = 1};
+    JobTree *t;
+    JtJob job;
+    JtOutcome o;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    for (int j = 0; j < 2; j++) {
+        assert_int_equal(jt_next(t, &job), 0);
+        Board nb = node_frame(&job);
+        assert_int_equal(board_stone_count(&nb), j == 0 ? 4 : 5); /* the root (no probe), then g9 */
+        assert_int_equal(job.probe, j == 1);
+        assert_int_equal(job.budget, j == 0 ? 100000 : 4000);
+        if (j == 1)
+            assert_int_equal(nb.cell[pt("g9")], BLACK);
+        run_job(&s, &job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+    assert_int_equal(jt_stats(t)->jobs, 2);
+    jt_free(t);
+    /* a new tree: g9's probe is saved, so its full job comes next, then its expansion */
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    assert_int_equal(jt_next(t, &job), 0);
+    Board nb = node_frame(&job);
+    assert_int_equal(board_stone_count(&nb), 5);
+    assert_int_equal(nb.cell[pt("g9")], BLACK);
+    assert_false(job.probe);
+    assert_int_equal(job.budget, 100000);
+    run_job(&s, &job, &o);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    uint64_t expanded = jt_stats(t)->expanded;
+    assert_int_equal(jt_next(t, &job), 0);
+    assert_int_equal(jt_stats(t)->expanded, expanded + 1); /* g9, whose many replies now weigh on its pn */
+    nb = node_frame(&job);
+    assert_int_equal(board_stone_count(&nb), 5); /* so another black 5th move gets its probe */
+    assert_int_equal(nb.cell[pt("g9")], EMPTY);
+    assert_true(job.probe);
+    assert_int_equal(job.budget, 4000);
+    jt_free(t);
+}
+
 /* A borrow callback: the pass's "proof" holds for white moves on columns a-d; stored like a result. */
 static int g_borrow_calls;
 static int mem_borrow(void *ctx, const Board *b, const Board *pass)
@@ -955,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_root_rerun),
         cmocka_unit_test(test_rerun_in_job),
         cmocka_unit_test(test_borrow_pass),
+        cmocka_unit_test(test_probe),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_bad_input),
     };

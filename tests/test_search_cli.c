@@ -564,6 +564,64 @@ static long jsonl_sum(const char *p, const char *key, int *lines, const char *wa
  * the run's, and its early flags to jobs_early of the report.  A log that
  * cannot be opened is a one-line error (74) before any job runs.
  */
+/*
+ * Probes (RENJU_JT_PROBE): black's 5th moves get a probe of 40/1000 of their
+ * budget first (at least 1,000 nodes); the job log marks them, their work is
+ * the run's, and a second run gives the most promising one its whole job.
+ */
+static void test_probes(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "probe.lmdb");
+    const char *log = path("probes.jsonl");
+    assert_int_equal(setenv("RENJU_JT_PROBE", "40", 1), 0);
+    int rc = RENJU(path("p.json"), path("p.err"),
+                   "opening search \"I7 i8\" --goal w4 --job-nodes 100000 --max-jobs 6 --quiet --json --db %s "
+                   "--job-log %s",
+                   db, log);
+    assert_int_equal(rc, 0);
+    char *s = slurp(path("p.json"));
+    long nodes = json_int(s, "nodes");
+    free(s);
+    int lines, nprobe;
+    assert_int_equal(jsonl_sum(log, "work", &lines, "\"probe\":true", &nprobe), nodes);
+    assert_int_equal(lines, 6);
+    assert_int_equal(nprobe, 6); /* six 5th moves, each probed */
+    assert_true(jsonl_sum(log, "budget", &lines, "\"budget\":4000,", &nprobe) == 6 * 4000);
+    /*
+     * The next run (the root had no job, so its children start from the same
+     * small estimates): the other 215 probes, then whole jobs, by the
+     * probes' numbers; no move is probed twice.
+     */
+    rc = RENJU(path("p.json"), path("p.err"),
+               "opening search \"I7 i8\" --goal w4 --job-nodes 100000 --max-jobs 220 --quiet --json --db %s "
+               "--job-log %s",
+               db, log);
+    assert_int_equal(setenv("RENJU_JT_PROBE", "0", 1), 0);
+    assert_int_equal(rc, 0);
+    int whole;
+    jsonl_sum(log, "work", &lines, "\"budget\":100000,", &whole);
+    assert_int_equal(lines, 226);
+    assert_true(whole >= 1);
+    s = slurp(log);
+    int positions = 0, repeated = 0;
+    char *pos[226];
+    for (char *l = s; *l && positions < 226;) {
+        char *nl = strchr(l, '\n');
+        *nl = 0;
+        if (strstr(l, "\"probe\":true")) {
+            char *p = strstr(l, "\"position\":");
+            for (int i = 0; i < positions; i++)
+                repeated += strncmp(pos[i], p, 60) == 0;
+            pos[positions++] = p;
+        }
+        l = nl + 1;
+    }
+    assert_int_equal(repeated, 0);
+    free(s);
+}
+
 static void test_job_log(void **state)
 {
     (void)state;
@@ -618,9 +676,13 @@ int main(void)
     /* A white-to-move root is expanded at once here (composition, W counts): no root reruns (test_jobtree has them). */
     if (setenv("RENJU_JT_ROOT_RERUN", "0", 1))
         return 1;
+    /* The tests here count whole jobs: no probes but in test_probes (test_jobtree has them too). */
+    if (setenv("RENJU_JT_PROBE", "0", 1))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_early_look),
         cmocka_unit_test(test_job_log),
+        cmocka_unit_test(test_probes),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),

@@ -50,6 +50,7 @@ enum {
     DEFAULT_ROOT_RERUN = 2,
     DEFAULT_RERUN_KEEP = 1,
     DEFAULT_BORROW = 1,
+    DEFAULT_PROBE_PERMILLE = 40,
     MAX_WORKERS = 64
 };
 
@@ -124,10 +125,12 @@ static void log_job(SearchProgress *p, JobTree *t, const JtJob *job, const JtOut
     cli_json_str(p->log, position_str(&job->board, pos, sizeof pos));
     fprintf(p->log,
             ",\"to_move\":\"%s\",\"stones\":%d,\"budget\":%llu,\"result\":\"%s\",\"work\":%llu,\"pn\":%u,"
-            "\"dn\":%u,\"early\":%s,\"extended\":%d,\"time_s\":%.3f,\"total_work\":%llu,\"tree_nodes\":%llu}\n",
+            "\"dn\":%u,\"early\":%s,\"probe\":%s,\"extended\":%d,\"time_s\":%.3f,\"total_work\":%llu,"
+            "\"tree_nodes\":%llu}\n",
             color_name(job->board.to_move), board_stone_count(&job->board), (unsigned long long)job->budget,
             result_name(o->result), (unsigned long long)o->nodes, o->pn, o->dn, o->early ? "true" : "false",
-            o->extended, o->time_s, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes);
+            job->probe ? "true" : "false", o->extended, o->time_s, (unsigned long long)st->nodes,
+            (unsigned long long)st->tree_nodes);
     fflush(p->log);
 }
 
@@ -410,6 +413,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.rerun_in_job = rk ? atoi(rk) != 0 : DEFAULT_RERUN_KEEP;
     const char *bp = getenv("RENJU_JT_BORROW"); /* JtConfig.borrow_pass */
     jc.borrow_pass = bp ? atoi(bp) != 0 : DEFAULT_BORROW;
+    const char *pp = getenv("RENJU_JT_PROBE"); /* JtConfig.probe_permille (0: none) */
+    jc.probe_permille = pp ? atoi(pp) : DEFAULT_PROBE_PERMILLE;
+    jc.probe_permille = jc.probe_permille < 0 ? 0 : jc.probe_permille > 1000 ? 1000 : jc.probe_permille;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)

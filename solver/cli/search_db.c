@@ -88,7 +88,8 @@ static int src_load(void *ctx, const Board *b, JtState *st)
     st->dn = (ProofNum)get_le(v + 16, 4);
     Point best = v[20];
     st->best = best < BOARD_POINTS ? sym_apply(sym_inverse(t), best) : POINT_NONE;
-    st->expanded = v[21] != 0;
+    st->expanded = (v[21] & 1) != 0;
+    st->probed = (v[21] & 2) != 0;
     free(val);
     return 0;
 }
@@ -111,7 +112,7 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     put_le(v + 12, st->pn, 4);
     put_le(v + 16, st->dn, 4);
     v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
-    v[21] = st->expanded;
+    v[21] = (uint8_t)((st->expanded ? 1 : 0) | (st->probed ? 2 : 0));
     return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
 }
 

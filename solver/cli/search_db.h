@@ -6,7 +6,7 @@
  * Saved node state lives in the database's "work" sub-database under the key
  * "jt1:" + the position's DbKey (canonical over the 8 symmetries, attacker
  * black), value 22 bytes little-endian: effort u64, jobs u32, pn u32, dn u32,
- * best move u8 (canonical frame, 255 none), expanded u8, then the last job's
+ * best move u8 (canonical frame, 255 none), flags u8 (1: expanded, 2: probed), then the last job's
  * child estimates, 9 bytes each: move u8 (canonical frame, 254 pass), pn
  * u32, dn u32.  Writes commit at once (a kill -9 loses at most the job that
  * was running).
