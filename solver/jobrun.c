@@ -79,6 +79,20 @@ static void child_estimates(JobRunner *r, const Board *b, JtOutcome *o)
     }
 }
 
+/* Go on with the search of b in the same table until *res counts total work nodes (or it ends). */
+static int go_on(JobRunner *r, const Board *b, DfpnConfig *cfg, uint64_t total, DfpnResult *res)
+{
+    cfg->max_nodes = total > res->nodes ? total - res->nodes : 1;
+    int rc = dfpn_set_config(r->dfpn, cfg);
+    DfpnResult r2;
+    if (rc || (rc = dfpn_solve(r->dfpn, b, &r2)))
+        return rc;
+    r2.nodes += res->nodes;
+    r2.time_s += res->time_s;
+    *res = r2;
+    return 0;
+}
+
 int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, bool probe, JtOutcome *o)
 {
     memset(o, 0, sizeof *o);
@@ -108,33 +122,17 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofN
         if ((uint64_t)res.root_dn < thr) {
             r->stopped_early++;
             o->early = true;
-        } else { /* go on in the same table up to the whole budget */
-            cfg.max_nodes = budget > res.nodes ? budget - res.nodes : 1;
-            if ((rc = dfpn_set_config(r->dfpn, &cfg)))
-                return rc;
-            DfpnResult r2;
-            if ((rc = dfpn_solve(r->dfpn, b, &r2)))
-                return rc;
-            r2.nodes += res.nodes;
-            r2.time_s += res.time_s;
-            res = r2;
+        } else if ((rc = go_on(r, b, &cfg, budget, &res))) { /* in the same table up to the whole budget */
+            return rc;
         }
     }
     /* Reruns in the same table (JtJob.extend): the whole budget spent, still open, pn low enough. */
     while (!o->early && o->extended < extend && res.result == RESULT_UNKNOWN && !res.interrupted &&
            res.nodes >= budget && res.root_dn > 0 && (extend_pn == 0 || res.root_pn <= extend_pn) &&
            budget < (1ull << 42)) {
-        uint64_t total = budget * 4;
-        cfg.max_nodes = total > res.nodes ? total - res.nodes : 1;
-        if ((rc = dfpn_set_config(r->dfpn, &cfg)))
+        budget *= 4;
+        if ((rc = go_on(r, b, &cfg, budget, &res)))
             return rc;
-        DfpnResult r2;
-        if ((rc = dfpn_solve(r->dfpn, b, &r2)))
-            return rc;
-        r2.nodes += res.nodes;
-        r2.time_s += res.time_s;
-        res = r2;
-        budget = total;
         o->extended++;
     }
     o->nodes = res.nodes;
