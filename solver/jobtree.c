@@ -601,10 +601,36 @@ static bool probe_first(const JobTree *t, const Node *n)
     return t->cfg.probe_permille > 0 && n->npath > 0 && n->to_move == WHITE && n->st.jobs == 0 && !at_limit(t, n);
 }
 
+/* A node's first budget: job_nodes, times scale for each stone below 6. */
+static uint64_t base_budget(const JobTree *t, const Node *n)
+{
+    uint64_t b = t->cfg.job_nodes;
+    for (int s = n->stones; s < 6 && t->cfg.scale > 1; s++)
+        b = b > UINT64_MAX / 64 ? b : b * (uint64_t)t->cfg.scale;
+    return b;
+}
+
+/*
+ * The reruns of a goal-win root: root_rerun, fewer where the last would
+ * exceed root_cap x job_nodes (Jobs, jobtree.h); -1 for any other node.
+ */
+static int root_reruns(const JobTree *t, const Node *n)
+{
+    if (n->npath != 0 || t->cfg.goal != JT_GOAL_WIN || t->cfg.root_rerun <= 0)
+        return -1;
+    uint64_t b = base_budget(t, n);
+    int k = 0;
+    while (k < t->cfg.root_rerun && b < (1ull << 40) &&
+           (t->cfg.root_cap <= 0 || b * 4 <= t->cfg.job_nodes * (uint64_t)t->cfg.root_cap))
+        b *= 4, k++;
+    return k;
+}
+
 static bool rerun_here(const JobTree *t, const Node *n)
 {
-    if (n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0) /* the root: whatever its pn */
-        return n->phase == PHASE_EVALUATED && n->st.jobs > 0 && n->st.jobs <= (uint32_t)t->cfg.root_rerun;
+    int rr = root_reruns(t, n);
+    if (rr >= 0) /* the root: whatever its pn */
+        return n->phase == PHASE_EVALUATED && n->st.jobs > 0 && n->st.jobs <= (uint32_t)rr;
     return n->phase == PHASE_EVALUATED && t->cfg.rerun > 0 && n->st.jobs > 0 && n->st.jobs <= (uint32_t)t->cfg.rerun &&
            n->st.pn > 0 && n->st.pn <= t->cfg.rerun_pn;
 }
@@ -768,9 +794,7 @@ int jt_next(JobTree *t, JtJob *job)
         t->running++;
         job->node = id;
         int shift = n->st.jobs > 10 ? 10 : (int)n->st.jobs;
-        uint64_t b = t->cfg.job_nodes;
-        for (int s = n->stones; s < 6 && t->cfg.scale > 1; s++)
-            b = b > UINT64_MAX / 64 ? b : b * (uint64_t)t->cfg.scale;
+        uint64_t b = base_budget(t, n);
         if (at_limit(t, n))
             b = b > (UINT64_MAX >> 11) ? b : b << shift;
         else if (rerun_here(t, n))
@@ -786,8 +810,9 @@ int jt_next(JobTree *t, JtJob *job)
         job->extend_pn = 0;
         /* the reruns rerun_here would give, in the job's table */
         if (t->cfg.rerun_in_job && !at_limit(t, n) && !job->probe) {
-            bool root = n->npath == 0 && t->cfg.goal == JT_GOAL_WIN && t->cfg.root_rerun > 0;
-            int want = root ? t->cfg.root_rerun : t->cfg.rerun_pn > 0 ? t->cfg.rerun : 0;
+            int rr = root_reruns(t, n);
+            bool root = rr >= 0;
+            int want = root ? rr : t->cfg.rerun_pn > 0 ? t->cfg.rerun : 0;
             job->extend = want > (int)n->st.jobs ? want - (int)n->st.jobs : 0;
             job->extend_pn = root ? 0 : t->cfg.rerun_pn;
         }

@@ -40,7 +40,10 @@
  * spends 2e6 + 8e6 + 3.2e7 before the tree takes over).  With
  * JtConfig.rerun_in_job (the CLI's default) those reruns go on in the job's
  * own table (JtJob.extend) instead of repeating its work in new jobs (the
- * five: 2.86e8 -> 2.59e8; session 15).  With
+ * five: 2.86e8 -> 2.59e8; session 15).  The root's reruns stop where the
+ * next would exceed JtConfig.root_cap x job_nodes (the CLI's 16: one search
+ * of up to 8e6 at 5 and 6 stones with 5e5-node jobs; a 5-stone root that
+ * fails it no longer spends 3.2e7 first).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
  * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
@@ -204,6 +207,7 @@ typedef struct {
     int rerun;            /* a failed leaf whose job left root pn <= rerun_pn: up to this many 4x jobs first (Jobs) */
     ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
     int root_rerun;       /* goal win: the root's job is rerun this many times (4x each), whatever its pn (Jobs) */
+    int root_cap;         /* ... while the rerun's budget stays within root_cap x job_nodes (0: no cap) */
     bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
     bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
     int probe_permille;   /* a black move's first job: a probe of this share of its budget (Probes; 0: none) */

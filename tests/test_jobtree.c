@@ -882,13 +882,15 @@ static void test_borrow_pass(void **state)
 
 /*
  * The root of a goal-win search, white to move included, gets its job and
- * root_rerun reruns (4x each) whatever its pn, then the tree expands it.
+ * root_rerun reruns (4x each) whatever its pn, then the tree expands it;
+ * root_cap stops the reruns where the next would exceed it.
  */
 static void test_root_rerun(void **state)
 {
     (void)state;
     Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
-    for (int k = 0; k < 2; k++) {
+    /* k = 2: root_cap 4 (x job_nodes) leaves one rerun */
+    for (int k = 0; k < 3; k++) {
         Script s = {.best = pt("g9"), .fail_pn = 500}; /* above rerun_pn: only the root reruns */
         static Mem m;
         memset(&m, 0, sizeof m);
@@ -898,11 +900,12 @@ static void test_root_rerun(void **state)
                         .job_nodes = 1000,
                         .rerun = 1,
                         .rerun_pn = 10,
-                        .root_rerun = k == 0 ? 2 : 0};
+                        .root_rerun = k == 1 ? 0 : 2,
+                        .root_cap = k == 2 ? 4 : 0};
         JobTree *t;
         assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
         const uint64_t want[3] = {1000, 4000, 16000};
-        int nroot = k == 0 ? 3 : 0;
+        int nroot = k == 0 ? 3 : k == 2 ? 2 : 0;
         for (int j = 0; j < nroot + 2; j++) {
             JtJob job;
             assert_int_equal(jt_next(t, &job), 0);

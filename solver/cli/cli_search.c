@@ -48,6 +48,7 @@ enum {
     DEFAULT_RERUN = 1,
     DEFAULT_RERUN_PN = 10,
     DEFAULT_ROOT_RERUN = 2,
+    DEFAULT_ROOT_CAP = 16,
     DEFAULT_RERUN_KEEP = 1,
     DEFAULT_BORROW = 1,
     DEFAULT_PROBE_PERMILLE = 40,
@@ -409,6 +410,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *rrr = getenv("RENJU_JT_ROOT_RERUN");
     jc.root_rerun = rrr ? atoi(rrr) : DEFAULT_ROOT_RERUN;
     jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;
+    const char *rcap = getenv("RENJU_JT_ROOT_CAP"); /* JtConfig.root_cap (0: none) */
+    jc.root_cap = rcap ? atoi(rcap) : DEFAULT_ROOT_CAP;
+    jc.root_cap = jc.root_cap < 0 ? 0 : jc.root_cap > 1 << 20 ? 1 << 20 : jc.root_cap;
     const char *rk = getenv("RENJU_JT_RERUN_KEEP"); /* JtConfig.rerun_in_job */
     jc.rerun_in_job = rk ? atoi(rk) != 0 : DEFAULT_RERUN_KEEP;
     const char *bp = getenv("RENJU_JT_BORROW"); /* JtConfig.borrow_pass */
