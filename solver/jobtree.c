@@ -47,6 +47,7 @@ struct JobTree {
     int running;
     JtStats stats;
     int err; /* a source error met inside an update */
+    bool borrowed_now; /* a child was proven by borrowing during this update pass */
 };
 
 /* ---- boards ---- */
@@ -361,7 +362,8 @@ static void solved_inner(JobTree *t, int id, Result r, int win_child)
 static void borrow_pass(JobTree *t, int id)
 {
     Node *n = &t->nodes[id];
-    if (!t->cfg.borrow_pass || !t->src.borrow || n->borrowed || n->to_move != WHITE || n->phase != PHASE_EXPANDED)
+    if (!t->cfg.borrow_pass || !t->src.borrow || n->borrowed || n->to_move != WHITE || n->phase != PHASE_EXPANDED ||
+        n->status != RESULT_UNKNOWN)
         return;
     int pass = -1;
     for (int i = 0; i < n->nch; i++)
@@ -370,14 +372,18 @@ static void borrow_pass(JobTree *t, int id)
     if (pass < 0 || t->nodes[n->ch[pass]].status != RESULT_PROVEN)
         return;
     n->borrowed = true;
-    Board pb;
-    node_board(t, &t->nodes[n->ch[pass]], &pb);
+    /* Both boards from n's own (a child reached first by a transposition has its own frame). */
+    Board nb, pb;
+    node_board(t, n, &nb);
+    Board after_pass = nb;
+    board_play(&after_pass, POINT_PASS);
+    board_setup_copy(&after_pass, &pb);
     for (int i = 0; i < n->nch && !t->err; i++) {
         Node *c = &t->nodes[n->ch[i]];
         if (c->status != RESULT_UNKNOWN || c->running)
             continue;
-        Board cb;
-        node_board(t, c, &cb);
+        Board cb = nb;
+        board_play(&cb, n->cls[i].moves[0]);
         t->stats.borrow_tries++;
         int rc = t->src.borrow(t->src.ctx, &cb, &pb);
         if (rc == 0) {
@@ -386,6 +392,7 @@ static void borrow_pass(JobTree *t, int id)
             c->dn = PN_INF;
             c->selectable = false;
             t->stats.borrowed++;
+            t->borrowed_now = true;
         } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
             t->err = rc;
         }
@@ -474,8 +481,16 @@ static void update(JobTree *t, int id)
 
 static void update_all(JobTree *t)
 {
-    t->stamp++;
-    update(t, 0);
+    /*
+     * Borrowing proves children during the pass; a node updated before one
+     * of them (a transposition) is recomputed by another pass.  Each node
+     * borrows once, so this ends.
+     */
+    do {
+        t->borrowed_now = false;
+        t->stamp++;
+        update(t, 0);
+    } while (t->borrowed_now && !t->err);
 }
 
 /* Proven children of an expanded node, and children not disproven. */
@@ -621,7 +636,8 @@ static int root_reruns(const JobTree *t, const Node *n)
     uint64_t b = base_budget(t, n);
     int k = 0;
     while (k < t->cfg.root_rerun && b < (1ull << 40) &&
-           (t->cfg.root_cap <= 0 || b * 4 <= t->cfg.job_nodes * (uint64_t)t->cfg.root_cap))
+           (t->cfg.root_cap <= 0 || t->cfg.job_nodes > UINT64_MAX / 4 / (uint64_t)t->cfg.root_cap ||
+            b * 4 <= t->cfg.job_nodes * (uint64_t)t->cfg.root_cap))
         b *= 4, k++;
     return k;
 }
@@ -800,10 +816,12 @@ int jt_next(JobTree *t, JtJob *job)
         else if (rerun_here(t, n))
             for (uint32_t s = 0; s < n->st.jobs && b < (1ull << 40); s++)
                 b *= 4;
-        job->probe = probe_first(t, n) && !n->st.probed;
-        if (job->probe) {
-            b = b / 1000 * (uint64_t)t->cfg.probe_permille;
-            b = b < 1000 ? 1000 : b;
+        job->probe = false;
+        if (probe_first(t, n) && !n->st.probed) { /* (no probe where it would be the whole job) */
+            uint64_t pb = b / 1000 * (uint64_t)t->cfg.probe_permille;
+            pb = pb < 1000 ? 1000 : pb;
+            job->probe = pb < b;
+            b = job->probe ? pb : b;
         }
         job->budget = b;
         job->extend = 0;

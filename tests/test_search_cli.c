@@ -622,6 +622,38 @@ static void test_probes(void **state)
     free(s);
 }
 
+/*
+ * Borrowing white's pass (RENJU_JT_BORROW, on by default) through the real
+ * database: positions proven by the pass's proof are stored with that proof,
+ * and db verify's independent check accepts every one; with it off, none.
+ */
+static void test_borrow(void **state)
+{
+    (void)state;
+    long borrowed[2];
+    for (int k = 0; k < 2; k++) {
+        char dbbuf[512], name[32];
+        snprintf(name, sizeof name, "borrow%d.lmdb", k);
+        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+        assert_int_equal(setenv("RENJU_JT_BORROW", k == 0 ? "1" : "0", 1), 0);
+        int rc = RENJU(path("b.json"), path("b.err"),
+                       "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs 60 --quiet "
+                       "--json --db %s",
+                       db);
+        assert_int_equal(unsetenv("RENJU_JT_BORROW"), 0);
+        assert_int_equal(rc, 0);
+        char *s = slurp(path("b.json"));
+        borrowed[k] = json_int(s, "borrowed");
+        free(s);
+        assert_int_equal(RENJU(path("bv.txt"), path("bv.err"), "db verify --db %s", db), 0);
+        s = slurp(path("bv.txt"));
+        assert_non_null(strstr(s, " 0 failures"));
+        free(s);
+    }
+    assert_true(borrowed[0] >= 100);
+    assert_int_equal(borrowed[1], 0);
+}
+
 static void test_job_log(void **state)
 {
     (void)state;
@@ -683,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_early_look),
         cmocka_unit_test(test_job_log),
         cmocka_unit_test(test_probes),
+        cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),
