@@ -604,12 +604,6 @@ static bool at_limit(const JobTree *t, const Node *n)
     return n->stones >= t->cfg.max_stones || n->npath >= JT_MAX_PATH - 1;
 }
 
-/*
- * An evaluated leaf whose last job ended unknown with a root pn of at most
- * rerun_pn gets another job, 4x the last one's budget, up to rerun times,
- * before it is expanded; the root of a goal-win search, up to root_rerun
- * times whatever its pn (Jobs, jobtree.h).
- */
 /* A black move below the root that gets a probe first, or has had only its probe (Probes, jobtree.h). */
 static bool probe_first(const JobTree *t, const Node *n)
 {
@@ -642,6 +636,12 @@ static int root_reruns(const JobTree *t, const Node *n)
     return k;
 }
 
+/*
+ * An evaluated leaf whose last job ended unknown with a root pn of at most
+ * rerun_pn gets another job, 4x the last one's budget, up to rerun times,
+ * before it is expanded; the root of a goal-win search, up to root_rerun
+ * times (root_reruns) whatever its pn (Jobs, jobtree.h).
+ */
 static bool rerun_here(const JobTree *t, const Node *n)
 {
     int rr = root_reruns(t, n);
