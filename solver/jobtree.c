@@ -20,6 +20,7 @@ typedef struct {
     bool selectable;           /* an open leaf below (or itself) is not running */
     bool counted;              /* a count node: each child is to be decided */
     bool borrowed;             /* white to move: its pass's proof was tried on its other children */
+    bool sim_tried;            /* black to move: its proven siblings' proofs were tried on it (Simulation) */
     bool count_open;           /* a count node with work left */
     int nclasses;              /* a counted node: its move classes (W's upper bound before expansion) */
     Color to_move;
@@ -32,7 +33,8 @@ typedef struct {
     MoveClass *cls;            /* the move class of each child (POINT_PASS alone for the pass) */
     uint32_t stamp;
     uint32_t estamp;
-    uint64_t sub_effort;
+    uint64_t sub_effort; /* a counted root child of goal fair-n: the work of its subtree (Selection) */
+    int via;             /* a running leaf of goal fair-n: the counted root child it was picked through */
 } Node;
 
 struct JobTree {
@@ -127,6 +129,7 @@ static int find_node(const JobTree *t, const SymKey *k)
 }
 
 static int expand(JobTree *t, int id);
+static uint64_t sub_effort(JobTree *t, int id);
 
 /*
  * The node for board b (reached from node `parent` by move m; parent -1 for
@@ -399,6 +402,62 @@ static void borrow_pass(JobTree *t, int id)
     }
 }
 
+/*
+ * Simulation: before the first job of child ci of white-to-move node pid
+ * (black to move after white's move), try the proofs of its proven siblings
+ * on it, the sim_donors whose white moves lie nearest to its move first
+ * (Simulation, jobtree.h).  True when one proved it.
+ */
+static bool try_siblings(JobTree *t, int pid, int ci)
+{
+    const Node *p = &t->nodes[pid];
+    Point ym = p->cls[ci].moves[0];
+    if (!t->src.borrow || ym >= BOARD_POINTS)
+        return false;
+    int donor[JT_MAX_SIM_DONORS], dist[JT_MAX_SIM_DONORS], nd = 0;
+    int want = t->cfg.sim_donors < JT_MAX_SIM_DONORS ? t->cfg.sim_donors : JT_MAX_SIM_DONORS;
+    if (want <= 0)
+        return false;
+    for (int i = 0; i < p->nch; i++) {
+        Point xm = p->cls[i].moves[0];
+        if (i == ci || xm >= BOARD_POINTS || t->nodes[p->ch[i]].status != RESULT_PROVEN)
+            continue;
+        int dr = point_row(xm) - point_row(ym), dc = point_col(xm) - point_col(ym);
+        int d = (dr < 0 ? -dr : dr) > (dc < 0 ? -dc : dc) ? (dr < 0 ? -dr : dr) : (dc < 0 ? -dc : dc);
+        int k;
+        if (nd < want)
+            k = nd++;
+        else if (d < dist[want - 1])
+            k = want - 1;
+        else
+            continue;
+        while (k > 0 && dist[k - 1] > d) { /* insertion, nearest first, ties by class order */
+            donor[k] = donor[k - 1];
+            dist[k] = dist[k - 1];
+            k--;
+        }
+        donor[k] = i;
+        dist[k] = d;
+    }
+    Board pb, yb;
+    node_board(t, p, &pb);
+    yb = pb;
+    board_play(&yb, ym);
+    for (int j = 0; j < nd && !t->err; j++) {
+        Board xb = pb;
+        board_play(&xb, p->cls[donor[j]].moves[0]);
+        t->stats.sim_tries++;
+        int rc = t->src.borrow(t->src.ctx, &yb, &xb);
+        if (rc == 0) {
+            t->stats.simulated++;
+            return true;
+        }
+        if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA)
+            t->err = rc;
+    }
+    return false;
+}
+
 /* Recompute pn/dn, status and selectability below id (once per stamp). */
 static void update(JobTree *t, int id)
 {
@@ -569,6 +628,11 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
                 MoveClass tmp[BOARD_POINTS];
                 c->nclasses = rules_game_over(&cb, cfg->rules, &w) ? 0 : fifth_move_classes(&cb, cfg->rules, tmp);
             }
+    if (!rc && cfg->goal == JT_GOAL_FAIR_N) { /* the saved work of each root child's subtree (Selection) */
+        t->stamp++;
+        for (int i = 0; i < t->nodes[0].nch; i++)
+            t->nodes[t->nodes[0].ch[i]].sub_effort = sub_effort(t, t->nodes[0].ch[i]);
+    }
     /* A counted child expanded on load may have solved nodes: no callbacks during load are lost. */
     if (!rc) {
         update_all(t);
@@ -736,14 +800,16 @@ static int pick_child(const JobTree *t, int id)
 {
     const Node *n = &t->nodes[id];
     int best = -1;
-    ProofNum bv = PN_INF, bw = PN_INF;
+    ProofNum bv = PN_INF;
+    uint64_t bw = UINT64_MAX;
     bool fair_root = id == 0 && t->cfg.goal == JT_GOAL_FAIR_N;
     int lm = 0, hm = 1 << 30;
     if (fair_root)
         fair_bounds(t, &lm, &hm);
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
-        ProofNum v, w;
+        ProofNum v;
+        uint64_t w;
         if (fair_root) {
             int pr, op;
             node_w(t, c, c->nclasses, &pr, &op);
@@ -751,6 +817,13 @@ static int pick_child(const JobTree *t, int id)
                 continue; /* at or above the least upper bound: cannot move N_fair */
             v = (ProofNum)pr;
             w = count_pn(t, c);
+            if (t->cfg.balance > 0) { /* x (1 + its work / (balance x job_nodes)), in 1/16ths */
+                uint64_t bal = (uint64_t)t->cfg.balance;
+                uint64_t unit = t->cfg.job_nodes > UINT64_MAX / bal ? UINT64_MAX : t->cfg.job_nodes * bal;
+                uint64_t q = c->sub_effort / unit;
+                uint64_t f = q >= (1u << 20) ? 1u << 24 : 16 + q * 16 + (c->sub_effort % unit) / (unit / 16 + 1);
+                w = w >= PN_INF ? UINT64_MAX : w * f;
+            }
         } else {
             if (c->status != RESULT_UNKNOWN || !c->selectable)
                 continue;
@@ -777,12 +850,24 @@ int jt_next(JobTree *t, JtJob *job)
             return t->err;
         if (!goal_open(t))
             return RJ_ENOTFOUND;
-        int id = 0;
+        int id = 0, via = -1, parent = -1, pi = -1;
         for (;;) {
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
                 bool job_here = n->status == RESULT_UNKNOWN &&
                                 (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n) || probe_first(t, n));
+                if (job_here && t->cfg.sim_donors > 0 && parent >= 0 && n->to_move == BLACK && n->st.jobs == 0 &&
+                    !n->sim_tried) {
+                    n->sim_tried = true;
+                    if (try_siblings(t, parent, pi)) {
+                        n = &t->nodes[id];
+                        n->status = RESULT_PROVEN;
+                        id = -1;
+                        break;
+                    }
+                    if (t->err)
+                        return t->err;
+                }
                 if (job_here)
                     break;
                 /* Evaluated and still open (or solved but counted): its children come next. */
@@ -797,6 +882,10 @@ int jt_next(JobTree *t, JtJob *job)
                 id = -2;
                 break;
             }
+            if (id == 0)
+                via = t->nodes[0].ch[i];
+            parent = id;
+            pi = i;
             id = t->nodes[id].ch[i];
         }
         if (id == -1) {
@@ -807,6 +896,7 @@ int jt_next(JobTree *t, JtJob *job)
             return RJ_EINTERNAL; /* goal_open said there is work: the flags disagree */
         Node *n = &t->nodes[id];
         n->running = true;
+        n->via = t->cfg.goal == JT_GOAL_FAIR_N ? via : -1;
         t->running++;
         job->node = id;
         int shift = n->st.jobs > 10 ? 10 : (int)n->st.jobs;
@@ -824,6 +914,8 @@ int jt_next(JobTree *t, JtJob *job)
             b = job->probe ? pb : b;
         }
         job->budget = b;
+        if (n->via > 0) /* counted at once, so that jobs in flight spread too (Selection) */
+            t->nodes[n->via].sub_effort += b;
         job->extend = 0;
         job->extend_pn = 0;
         /* the reruns rerun_here would give, in the job's table */
@@ -849,6 +941,10 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     n->running = false;
     t->running--;
     n->st.effort += o->nodes;
+    if (n->via > 0 && n->via < t->n) { /* its budget was counted at jt_next */
+        Node *v = &t->nodes[n->via];
+        v->sub_effort = (v->sub_effort > job->budget ? v->sub_effort - job->budget : 0) + o->nodes;
+    }
     if (job->probe)
         n->st.probed = true;
     else
@@ -899,8 +995,13 @@ void jt_abandon(JobTree *t, const JtJob *job)
 {
     if (job->node < 0 || job->node >= t->n || !t->nodes[job->node].running)
         return;
-    t->nodes[job->node].running = false;
+    Node *n = &t->nodes[job->node];
+    n->running = false;
     t->running--;
+    if (n->via > 0 && n->via < t->n) {
+        Node *v = &t->nodes[n->via];
+        v->sub_effort = v->sub_effort > job->budget ? v->sub_effort - job->budget : 0;
+    }
     update_all(t);
 }
 

@@ -83,7 +83,16 @@
  *     lower bound, so work goes to a 4th-move class of least wins_min (ties:
  *     least pn) below the least wins_max, inside it to its open 5th-move
  *     child of least pn; a 4th class is first tried as a whole by one job (a
- *     cheap first win).  Done when the two bounds meet.
+ *     cheap first win).  Done when the two bounds meet.  With
+ *     JtConfig.balance, a 4th class's pn counts x (1 + w / (balance x
+ *     job_nodes)), w the work of its subtree so far (a running job counts
+ *     its budget until it reports): the pn of classes the tree has searched
+ *     deeply and of classes it has only tried are not on one scale, and
+ *     without it one class took every job (I7: j9 2.66e9 work, j6 j8 g9 8e6
+ *     each; results/solver-bench.md, session 16).  A resumed tree sums the
+ *     saved work of each class's subtree, a node two classes share counted
+ *     for the first of them, where a running tree credits each job to the
+ *     class it was selected through; the two can differ slightly.
  * Probes (JtConfig.probe_permille).  A black move below the root (a
  * white-to-move node) gets first a probe: a job of probe_permille / 1000 of
  * its budget whose root pn and dn (of a search that small, they rank black's
@@ -103,6 +112,18 @@
  * is proven that the checker did not accept.  The pass itself must be
  * proven for the node to be proven, so giving it the first job costs only
  * where the node is refuted.
+ * Simulation (JtConfig.sim_donors).  Before a black-to-move leaf (after a
+ * white move) gets its first job, the stored proofs of up to sim_donors of
+ * its proven siblings under the parent it was selected through, those whose
+ * white moves lie nearest to its move first (Chebyshev distance, ties in
+ * class order), are tried on it through the same `borrow` callback: the
+ * checker decides from the leaf's own position, and a proof it accepts is
+ * stored as the leaf's proof (Kawano's simulation at the tree's level: most
+ * of white's replies are answered the same way).  A leaf is tried once per
+ * tree (a resumed tree tries it again).  Under goal fair-n this includes the
+ * 4th-move classes below the opening: a class a sibling's proof holds for
+ * is proven without its first job (its expansion then has no job's
+ * estimates to order it).
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -124,7 +145,7 @@
 #include "fifth.h"
 #include "types.h"
 
-enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000 };
+enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000, JT_MAX_SIM_DONORS = 16, JT_MAX_BALANCE = 1000000 };
 
 typedef enum { JT_GOAL_WIN = 0, JT_GOAL_COUNT = 1, JT_GOAL_FAIR_N = 2 } JtGoal;
 
@@ -186,14 +207,15 @@ typedef struct {
      */
     int (*solved)(void *ctx, const Board *b, Result r, const JtMoves *m);
     /*
-     * Borrow white's pass (may be NULL): b, black to move after a white move,
-     * is proven by the stored proof of pass, the position after white's pass
-     * at the same parent, when that proof checks from b.  The callback checks
-     * it with the independent checker and stores it as b's proof.  0 when it
-     * did; RJ_ENOTFOUND or RJ_EBADDATA when not (no proof, or the check
-     * fails); another error code on failure.
+     * Borrow a proof (may be NULL): b, black to move after a white move, is
+     * proven by the stored proof of donor, the position after white's pass
+     * (Borrowing) or after another white move (Simulation) at the same
+     * parent, in the same frame, when that proof checks from b.  The
+     * callback checks it with the independent checker and stores it as b's
+     * proof.  0 when it did; RJ_ENOTFOUND or RJ_EBADDATA when not (no proof,
+     * or the check fails); another error code on failure.
      */
-    int (*borrow)(void *ctx, const Board *b, const Board *pass);
+    int (*borrow)(void *ctx, const Board *b, const Board *donor);
 } JtSource;
 
 typedef struct {
@@ -211,6 +233,9 @@ typedef struct {
     bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
     bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
     int probe_permille;   /* a black move's first job: a probe of this share of its budget (Probes; 0: none) */
+    int sim_donors;       /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
+                             (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
+    int balance; /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -236,6 +261,8 @@ typedef struct {
     uint64_t jobs_early;     /* of the unknown ones, those that ended at the early look (JtOutcome.early) */
     uint64_t borrow_tries;   /* white moves whose position was checked with the pass's proof (Borrowing) */
     uint64_t borrowed;       /* of those, proven so */
+    uint64_t sim_tries;      /* proven siblings' proofs tried on a black-to-move leaf (Simulation) */
+    uint64_t simulated;      /* leaves proven so */
     uint64_t nodes;          /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */

@@ -966,6 +966,154 @@ static void test_view_white_root(void **state)
     free(ch);
 }
 
+/*
+ * A donor callback (Simulation): a proven sibling's "proof" (a result stored
+ * in the source) holds when the two white moves share a row.  Counts the
+ * calls, the most for one leaf, and donors out of nearest-first order.
+ */
+static int g_sim_calls, g_sim_bad, g_sim_run, g_sim_max_run, g_sim_unordered, g_sim_last_d;
+static Board g_sim_last;
+static int mem_sim(void *ctx, const Board *b, const Board *donor)
+{
+    g_sim_calls++;
+    Point y = POINT_NONE, x = POINT_NONE;
+    int diff = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] != donor->cell[p]) {
+            diff++;
+            if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
+                y = (Point)p;
+            else if (donor->cell[p] == WHITE && b->cell[p] == EMPTY)
+                x = (Point)p;
+        }
+    g_sim_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 2 || y == POINT_NONE || x == POINT_NONE;
+    if (y == POINT_NONE || x == POINT_NONE)
+        return RJ_EBADDATA;
+    int dr = abs(point_row(x) - point_row(y)), dc = abs(point_col(x) - point_col(y));
+    int d = dr > dc ? dr : dc;
+    bool same = !memcmp(g_sim_last.cell, b->cell, sizeof b->cell);
+    g_sim_run = same ? g_sim_run + 1 : 1;
+    g_sim_max_run = g_sim_run > g_sim_max_run ? g_sim_run : g_sim_max_run;
+    g_sim_unordered += same && d < g_sim_last_d;
+    g_sim_last = *b;
+    g_sim_last_d = d;
+    Result r;
+    if (mem_lookup(ctx, donor, &r) != 0 || r != RESULT_PROVEN) {
+        g_sim_bad++; /* only proven siblings are donors (each stored by its job, or by this callback) */
+        return RJ_ENOTFOUND;
+    }
+    if (point_row(x) != point_row(y))
+        return RJ_EBADDATA;
+    MemEntry *e = mem_find(ctx, b, true, NULL);
+    e->has_result = true;
+    e->res = RESULT_PROVEN;
+    return 0;
+}
+
+/*
+ * Simulation: before a black-to-move leaf's first job its proven siblings'
+ * proofs are tried on it (the sim_donors nearest); a leaf one holds for is
+ * proven without a job, and stored.  Off (0), no donor is tried.
+ */
+static void test_sim_siblings(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    Script s = {.best = pt("g9"), .prove_white_children = true};
+    int jobs[2], sims[2], nch = 0, stored_by_jobs = 0;
+    for (int k = 0; k < 2; k++) {
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        src.borrow = mem_sim;
+        g_sim_calls = g_sim_bad = g_sim_run = g_sim_max_run = g_sim_unordered = 0;
+        memset(&g_sim_last, 0, sizeof g_sim_last);
+        JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .sim_donors = k ? 3 : 0};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        /* the jobs, their proven results stored as a runner's store would (the donors' proofs) */
+        jobs[k] = 0;
+        stored_by_jobs = 0;
+        JtJob job;
+        while (jt_next(t, &job) == 0) {
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            if (o.result == RESULT_PROVEN && job.board.to_move == BLACK) {
+                MemEntry *e = mem_find(&m, &job.board, true, NULL);
+                e->has_result = true;
+                e->res = RESULT_PROVEN;
+                stored_by_jobs++;
+            }
+            assert_int_equal(jt_done(t, &job, &o), 0);
+            jobs[k]++;
+        }
+        assert_int_equal(jt_root_result(t), RESULT_PROVEN);
+        sims[k] = (int)jt_stats(t)->simulated;
+        assert_int_equal(g_sim_bad, 0);
+        assert_int_equal((int)jt_stats(t)->sim_tries, g_sim_calls);
+        JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+        assert_non_null(ch);
+        assert_int_equal(jt_root_children(t, ch, &nch), 0);
+        int in_store = 0;
+        for (int i = 0; i < nch; i++) {
+            Board cb = root;
+            board_play(&cb, ch[i].cls.moves[0]);
+            Result r;
+            in_store += ch[i].cls.moves[0] != POINT_PASS && mem_lookup(&m, &cb, &r) == 0 && r == RESULT_PROVEN;
+        }
+        assert_int_equal(in_store, sims[k] + stored_by_jobs - 1); /* every white move's position (not the pass's) */
+        assert_true(g_sim_max_run <= 3);                          /* at most sim_donors tried on one leaf */
+        assert_int_equal(g_sim_unordered, 0);                     /* nearest first */
+        free(ch);
+        jt_free(t);
+        if (!k)
+            assert_int_equal(g_sim_calls, 0);
+    }
+    assert_int_equal(sims[0], 0);
+    assert_int_equal(jobs[0], nch); /* every white move and the pass: a job each */
+    assert_true(sims[1] > 20);      /* rows that hold a proven sibling near the move */
+    assert_int_equal(jobs[1] + sims[1], nch);
+    assert_true(g_sim_max_run == 3); /* some leaf had three donors tried */
+}
+
+/*
+ * Goal fair-n with balance: a 4th-move class's pn counts more the more work
+ * its subtree has had, so the jobs after the first round spread over several
+ * classes; without it they follow one class's least pn.
+ */
+static void test_fair_n_balance(void **state)
+{
+    (void)state;
+    static Mem m;
+    Board root = pos("I7");
+    Script s = {.best = POINT_NONE};
+    int deep[2];
+    for (int k = 0; k < 2; k++) {
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000, .balance = k ? 1 : 0};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+        assert_non_null(ch);
+        int n;
+        jt_root_children(t, ch, &n);
+        assert_int_equal(run_jobs(t, &s, n - 1 + 150, NULL), n - 1 + 150);
+        jt_root_children(t, ch, &n);
+        deep[k] = 0;
+        uint64_t total = 0;
+        for (int i = 0; i < n; i++) {
+            deep[k] += ch[i].effort > 1000; /* more than its first job */
+            total += ch[i].effort;
+        }
+        assert_int_equal(total, (uint64_t)(n - 1 + 150) * 1000);
+        free(ch);
+        jt_free(t);
+    }
+    assert_int_equal(deep[0], 1);
+    assert_true(deep[1] >= 3);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -1014,6 +1162,8 @@ int main(void)
         cmocka_unit_test(test_borrow_pass),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_view_white_root),
+        cmocka_unit_test(test_sim_siblings),
+        cmocka_unit_test(test_fair_n_balance),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

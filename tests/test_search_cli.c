@@ -654,6 +654,44 @@ static void test_borrow(void **state)
     assert_int_equal(borrowed[1], 0);
 }
 
+/*
+ * Simulation (RENJU_JT_SIM): siblings' proofs tried on a white move's
+ * position before its job.  Proven to the end with it (the composed proofs
+ * above the simulated positions need theirs stored); every stored proof
+ * verifies.
+ */
+static void test_sim(void **state)
+{
+    (void)state;
+    long simulated[2];
+    for (int k = 0; k < 2; k++) {
+        char dbbuf[512], name[32];
+        snprintf(name, sizeof name, "sim%d.lmdb", k);
+        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+        assert_int_equal(setenv("RENJU_JT_SIM", k == 0 ? "16" : "0", 1), 0);
+        int rc = RENJU(path("s.json"), path("s.err"),
+                       "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs %d --quiet "
+                       "--json --db %s",
+                       k == 0 ? 2000 : 60, db);
+        assert_int_equal(unsetenv("RENJU_JT_SIM"), 0);
+        assert_int_equal(rc, 0);
+        char *s = slurp(path("s.json"));
+        simulated[k] = json_int(s, "simulated");
+        if (k == 0) {
+            assert_non_null(strstr(s, "\"result\":\"proven\""));
+            assert_true(json_int(s, "composed") >= 1);
+            assert_int_equal(json_int(s, "compose_failed"), 0);
+        }
+        free(s);
+        assert_int_equal(RENJU(path("sv.txt"), path("sv.err"), "db verify --db %s", db), 0);
+        s = slurp(path("sv.txt"));
+        assert_non_null(strstr(s, " 0 failures"));
+        free(s);
+    }
+    assert_true(simulated[0] >= 20);
+    assert_int_equal(simulated[1], 0);
+}
+
 static void test_job_log(void **state)
 {
     (void)state;
@@ -716,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_job_log),
         cmocka_unit_test(test_probes),
         cmocka_unit_test(test_borrow),
+        cmocka_unit_test(test_sim),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),

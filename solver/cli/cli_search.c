@@ -52,6 +52,8 @@ enum {
     DEFAULT_RERUN_KEEP = 1,
     DEFAULT_BORROW = 1,
     DEFAULT_PROBE_PERMILLE = 40,
+    DEFAULT_SIM_DONORS = 16,
+    DEFAULT_BALANCE = 200,
     MAX_WORKERS = 64
 };
 
@@ -251,12 +253,13 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
         printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"jobs_early\":%llu,"
                "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"borrowed\":%llu,"
-               "\"time_s\":%.3f,\"interrupted\":%s}\n",
+               "\"simulated\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
                (unsigned long long)st->jobs_early, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
                (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
-               (unsigned long long)st->borrowed, time_s, interrupted ? "true" : "false");
+               (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
+               interrupted ? "true" : "false");
         free(s.ch);
         return;
     }
@@ -288,11 +291,13 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     if (shown < s.n)
         printf("  (%d classes not searched yet)\n", s.n - shown);
     printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown, %llu of them ended at the early look), "
-           "%.3g work nodes, %llu tree nodes, %llu proofs composed, %llu proven by the pass's proof, %.1fs%s\n",
+           "%.3g work nodes, %llu tree nodes, %llu proofs composed, %llu proven by the pass's proof, %llu by a "
+           "sibling's, %.1fs%s\n",
            (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven, (unsigned long long)st->jobs_disproven,
            (unsigned long long)st->jobs_unknown, (unsigned long long)st->jobs_early, (double)st->nodes,
            (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0),
-           (unsigned long long)st->borrowed, time_s, interrupted ? " (interrupted)" : "");
+           (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
+           interrupted ? " (interrupted)" : "");
     if (sd && sd->compose_failed)
         printf("warning: %llu inner nodes proven by their children could not get a composed, checked proof "
                "(a child's stored result has no proof); they are not stored\n",
@@ -407,6 +412,12 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.rerun = rr ? atoi(rr) : DEFAULT_RERUN;
     jc.rerun = jc.rerun < 0 ? 0 : jc.rerun > 8 ? 8 : jc.rerun;
     jc.rerun_pn = rp ? (ProofNum)strtoul(rp, NULL, 10) : DEFAULT_RERUN_PN;
+    const char *sd = getenv("RENJU_JT_SIM"); /* JtConfig.sim_donors (0: none) */
+    jc.sim_donors = sd ? atoi(sd) : DEFAULT_SIM_DONORS;
+    jc.sim_donors = jc.sim_donors < 0 ? 0 : jc.sim_donors > JT_MAX_SIM_DONORS ? JT_MAX_SIM_DONORS : jc.sim_donors;
+    const char *bal = getenv("RENJU_JT_BALANCE"); /* JtConfig.balance (0: off) */
+    jc.balance = bal ? atoi(bal) : DEFAULT_BALANCE;
+    jc.balance = jc.balance < 0 ? 0 : jc.balance > JT_MAX_BALANCE ? JT_MAX_BALANCE : jc.balance;
     const char *rrr = getenv("RENJU_JT_ROOT_RERUN");
     jc.root_rerun = rrr ? atoi(rrr) : DEFAULT_ROOT_RERUN;
     jc.root_rerun = jc.root_rerun < 0 ? 0 : jc.root_rerun > 8 ? 8 : jc.root_rerun;

@@ -39,7 +39,7 @@ typedef struct {
     uint64_t composed;       /* proofs composed and stored */
     uint64_t compose_failed;
     uint64_t compose_bytes;  /* their total size */
-    uint64_t borrowed;       /* positions proven by the proof of white's pass (jobtree.h Borrowing) */
+    uint64_t borrowed;       /* positions proven by a borrowed proof: white's pass's or a sibling's (jobtree.h) */
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
