@@ -623,6 +623,31 @@ static void test_probes(void **state)
 }
 
 /*
+ * Search "h8 h9 i9 e5 k9 e11" (goal win, 1000-node jobs, at most max_jobs)
+ * into a new database NAME with the knob VAR set to VALUE; check that
+ * db verify accepts every stored proof.  Returns the --json report
+ * (malloc'd).
+ */
+static char *knob_search(const char *name, const char *var, const char *value, int max_jobs)
+{
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+    assert_int_equal(setenv(var, value, 1), 0);
+    int rc = RENJU(path("k.json"), path("k.err"),
+                   "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs %d --quiet "
+                   "--json --db %s",
+                   max_jobs, db);
+    assert_int_equal(unsetenv(var), 0);
+    assert_int_equal(rc, 0);
+    char *v = NULL;
+    assert_int_equal(RENJU(path("kv.txt"), path("kv.err"), "db verify --db %s", db), 0);
+    v = slurp(path("kv.txt"));
+    assert_non_null(strstr(v, " 0 failures"));
+    free(v);
+    return slurp(path("k.json"));
+}
+
+/*
  * Borrowing white's pass (RENJU_JT_BORROW, on by default) through the real
  * database: positions proven by the pass's proof are stored with that proof,
  * and db verify's independent check accepts every one; with it off, none.
@@ -632,22 +657,8 @@ static void test_borrow(void **state)
     (void)state;
     long borrowed[2];
     for (int k = 0; k < 2; k++) {
-        char dbbuf[512], name[32];
-        snprintf(name, sizeof name, "borrow%d.lmdb", k);
-        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
-        assert_int_equal(setenv("RENJU_JT_BORROW", k == 0 ? "1" : "0", 1), 0);
-        int rc = RENJU(path("b.json"), path("b.err"),
-                       "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs 60 --quiet "
-                       "--json --db %s",
-                       db);
-        assert_int_equal(unsetenv("RENJU_JT_BORROW"), 0);
-        assert_int_equal(rc, 0);
-        char *s = slurp(path("b.json"));
+        char *s = knob_search(k == 0 ? "borrow0.lmdb" : "borrow1.lmdb", "RENJU_JT_BORROW", k == 0 ? "1" : "0", 60);
         borrowed[k] = json_int(s, "borrowed");
-        free(s);
-        assert_int_equal(RENJU(path("bv.txt"), path("bv.err"), "db verify --db %s", db), 0);
-        s = slurp(path("bv.txt"));
-        assert_non_null(strstr(s, " 0 failures"));
         free(s);
     }
     assert_true(borrowed[0] >= 100);
@@ -663,33 +674,16 @@ static void test_borrow(void **state)
 static void test_sim(void **state)
 {
     (void)state;
-    long simulated[2];
-    for (int k = 0; k < 2; k++) {
-        char dbbuf[512], name[32];
-        snprintf(name, sizeof name, "sim%d.lmdb", k);
-        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
-        assert_int_equal(setenv("RENJU_JT_SIM", k == 0 ? "16" : "0", 1), 0);
-        int rc = RENJU(path("s.json"), path("s.err"),
-                       "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs %d --quiet "
-                       "--json --db %s",
-                       k == 0 ? 2000 : 60, db);
-        assert_int_equal(unsetenv("RENJU_JT_SIM"), 0);
-        assert_int_equal(rc, 0);
-        char *s = slurp(path("s.json"));
-        simulated[k] = json_int(s, "simulated");
-        if (k == 0) {
-            assert_non_null(strstr(s, "\"result\":\"proven\""));
-            assert_true(json_int(s, "composed") >= 1);
-            assert_int_equal(json_int(s, "compose_failed"), 0);
-        }
-        free(s);
-        assert_int_equal(RENJU(path("sv.txt"), path("sv.err"), "db verify --db %s", db), 0);
-        s = slurp(path("sv.txt"));
-        assert_non_null(strstr(s, " 0 failures"));
-        free(s);
-    }
-    assert_true(simulated[0] >= 20);
-    assert_int_equal(simulated[1], 0);
+    char *s = knob_search("sim0.lmdb", "RENJU_JT_SIM", "16", 2000);
+    long simulated = json_int(s, "simulated");
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_true(json_int(s, "composed") >= 1);
+    assert_int_equal(json_int(s, "compose_failed"), 0);
+    free(s);
+    assert_true(simulated >= 20);
+    s = knob_search("sim1.lmdb", "RENJU_JT_SIM", "0", 60);
+    assert_int_equal(json_int(s, "simulated"), 0);
+    free(s);
 }
 
 static void test_job_log(void **state)
