@@ -58,7 +58,7 @@ static void *work(void *arg)
         p->started++;
         pthread_mutex_unlock(&p->mu);
         JtOutcome o;
-        rc = jobrun_run(&p->c->runners[wk->w], &job.board, job.budget, job.extend, job.extend_pn, job.probe, &o);
+        rc = jobrun_run(&p->c->runners[wk->w], &job.board, job.budget, job.extend, job.extend_pn, job.look, &o);
         pthread_mutex_lock(&p->mu);
         if (rc == 0 && p->c->flush)
             rc = p->c->flush(p->c->flush_ctx);

@@ -93,7 +93,7 @@ static int go_on(JobRunner *r, const Board *b, DfpnConfig *cfg, uint64_t total, 
     return 0;
 }
 
-int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, bool probe, JtOutcome *o)
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, int look, JtOutcome *o)
 {
     memset(o, 0, sizeof *o);
     o->result = RESULT_UNKNOWN;
@@ -101,7 +101,7 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofN
     DfpnConfig cfg = *dfpn_config(r->dfpn);
     cfg.attacker = BLACK;
     /* An early look at white-to-move jobs (JobRunner.early_permille). */
-    bool early = r->early_permille > 0 && b->to_move == WHITE && !probe;
+    bool early = r->early_permille > 0 && b->to_move == WHITE && look != JT_LOOK_NONE;
     uint64_t first = early ? budget * (uint64_t)r->early_permille / 1000 : budget;
     if (first == 0)
         first = 1;
@@ -117,7 +117,8 @@ int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofN
     /* Still open after the look (not a disproof among the candidates, which ends it anyway). */
     if (early && res.result == RESULT_UNKNOWN && !res.interrupted && first < budget && res.nodes >= first &&
         res.root_dn > 0) {
-        uint64_t dn = r->early_dn; /* the threshold grows with the look, as dn does (no overflow: dn < 2^32) */
+        /* the threshold grows with the look, as dn does (no overflow: dn < 2^32) */
+        uint64_t dn = look == JT_LOOK_ROOT ? r->early_dn_root : r->early_dn;
         uint64_t thr = dn * (first / JOBRUN_EARLY_UNIT) + dn * (first % JOBRUN_EARLY_UNIT) / JOBRUN_EARLY_UNIT;
         if ((uint64_t)res.root_dn < thr) {
             r->stopped_early++;

@@ -42,6 +42,7 @@ typedef struct {
      */
     int early_permille;
     ProofNum early_dn;
+    ProofNum early_dn_root;    /* the threshold for the root of goal win (JT_LOOK_ROOT) */
     uint64_t stopped_early;    /* counter, added to */
     uint64_t proofs_stored;    /* counters, added to */
     uint64_t proofs_failed;
@@ -53,11 +54,12 @@ enum { JOBRUN_EARLY_UNIT = 100000 }; /* the look's length at which the dn thresh
  * Run a job on position b with a work budget (nodes).  When the budget is
  * spent and the job is unknown with a root pn of at most extend_pn (0: any),
  * it goes on in the same table to 4x its work so far, up to extend times
- * (o->extended counts them; JtJob.extend).  A probe (JtJob.probe) runs
- * its whole budget: no early look.  Fills *o.  Returns 0,
+ * (o->extended counts them; JtJob.extend).  look (JtJob.look): JT_LOOK the
+ * early look with early_dn, JT_LOOK_ROOT with early_dn_root, JT_LOOK_NONE
+ * none (a probe: its whole budget).  Fills *o.  Returns 0,
  * RJ_EINTR when the solver's stop flag ended it (nothing stored; *o is the
  * partial outcome), or an error of the solver or the store.
  */
-int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, bool probe, JtOutcome *o);
+int jobrun_run(JobRunner *r, const Board *b, uint64_t budget, int extend, ProofNum extend_pn, int look, JtOutcome *o);
 
 #endif /* RJ_JOBRUN_H */

@@ -918,6 +918,7 @@ int jt_next(JobTree *t, JtJob *job)
             t->nodes[n->via].sub_effort += b;
         job->extend = 0;
         job->extend_pn = 0;
+        job->look = job->probe ? JT_LOOK_NONE : root_reruns(t, n) >= 0 ? JT_LOOK_ROOT : JT_LOOK;
         /* the reruns rerun_here would give, in the job's table */
         if (t->cfg.rerun_in_job && !at_limit(t, n) && !job->probe) {
             int rr = root_reruns(t, n);

@@ -253,7 +253,10 @@ typedef struct {
     int extend;
     ProofNum extend_pn;
     bool probe; /* a probe (JtConfig.probe_permille): the whole budget, no early look, no extension */
+    int look;   /* the early look (jobrun.h): JT_LOOK, none for a probe, the root's threshold for a goal-win root */
 } JtJob;
+
+enum { JT_LOOK = 0, JT_LOOK_NONE = 1, JT_LOOK_ROOT = 2 };
 
 /* Counters over the tree's life (this process). */
 typedef struct {

@@ -91,7 +91,7 @@ static void run(Dfpn *s, const char *pos, int permille, ProofNum dn, uint64_t bu
 {
     Board b = parse_pos(pos, WHITE);
     *r = (JobRunner){.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = permille, .early_dn = dn};
-    assert_int_equal(jobrun_run(r, &b, budget, 0, 0, false, o), 0);
+    assert_int_equal(jobrun_run(r, &b, budget, 0, 0, JT_LOOK, o), 0);
 }
 
 static void test_early_stop(void **state)
@@ -121,10 +121,26 @@ static void test_early_stop(void **state)
     assert_int_equal(r.stopped_early, 0);
     assert_true(o.nodes >= 500000 && o.nodes < 510000);
     assert_true(o.dn >= 300);
+    /* JT_LOOK_NONE (a probe): the whole budget, the same numbers as with the look off. */
+    Board dead = parse_pos(DEAD_END, WHITE);
+    r = (JobRunner){.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 200, .early_dn = 300};
+    assert_int_equal(jobrun_run(&r, &dead, 500000, 0, 0, JT_LOOK_NONE, &o), 0);
+    assert_int_equal(r.stopped_early, 0);
+    assert_false(o.early);
+    assert_int_equal(o.pn, whole_pn);
+    /* JT_LOOK_ROOT (the root of goal win): the root's threshold, here below the dn at the look: it goes on. */
+    r = (JobRunner){
+        .dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 200, .early_dn = 300, .early_dn_root = 10};
+    assert_int_equal(jobrun_run(&r, &dead, 500000, 0, 0, JT_LOOK_ROOT, &o), 0);
+    assert_int_equal(r.stopped_early, 0);
+    assert_true(o.nodes >= 500000);
+    r.early_dn_root = 300; /* and at the plain threshold, it stops */
+    assert_int_equal(jobrun_run(&r, &dead, 500000, 0, 0, JT_LOOK_ROOT, &o), 0);
+    assert_int_equal(r.stopped_early, 1);
     /* Black to move: never stopped early. */
     Board b = parse_pos("h8 i9 i7 i8 g7 h7", BLACK);
     r = (JobRunner){.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 200, .early_dn = 1u << 30};
-    assert_int_equal(jobrun_run(&r, &b, 200000, 0, 0, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 200000, 0, 0, JT_LOOK, &o), 0);
     assert_int_equal(o.result, RESULT_UNKNOWN);
     assert_int_equal(r.stopped_early, 0);
     assert_true(o.nodes >= 200000);
@@ -142,7 +158,7 @@ static void test_proven_after_early_look(void **state)
     Board b = parse_pos("B:j6,i7,h8,g9,i9,i10 W:g7,g8,h9,f10,i11", WHITE);
     JobRunner r = {.dfpn = s, .rules = RULE_RENJU, .store = &g_rs, .early_permille = 2, .early_dn = 2};
     JtOutcome o;
-    assert_int_equal(jobrun_run(&r, &b, 500000, 0, 0, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 500000, 0, 0, JT_LOOK, &o), 0);
     assert_true(o.nodes > 1000);
     assert_int_equal(o.result, RESULT_PROVEN);
     assert_int_equal(r.stopped_early, 0);
@@ -170,26 +186,26 @@ static void test_extend(void **state)
     Board b = parse_pos("h8 h9 i9 e5 k9 e11", BLACK);
     JobRunner r = {.dfpn = s, .rules = RULE_RENJU, .store = &g_rs};
     JtOutcome o;
-    assert_int_equal(jobrun_run(&r, &b, 100000, 0, 0, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 100000, 0, 0, JT_LOOK, &o), 0);
     assert_int_equal(o.result, RESULT_PROVEN);
     uint64_t one_job = o.nodes;
     assert_true(one_job > 8100 && one_job < 12000);
     mem_clear(&g_m);
-    assert_int_equal(jobrun_run(&r, &b, 2000, 0, 0, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 0, 0, JT_LOOK, &o), 0);
     assert_int_equal(o.result, RESULT_UNKNOWN);
     assert_int_equal(o.extended, 0);
     assert_true(o.nodes >= 2000 && o.nodes < 2100);
     ProofNum pn = o.pn;
     assert_true(pn > 1);
-    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn - 1, false, &o), 0); /* the gate: pn above it */
+    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn - 1, JT_LOOK, &o), 0); /* the gate: pn above it */
     assert_int_equal(o.extended, 0);
     assert_true(o.nodes >= 2000 && o.nodes < 2100);
-    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 1, pn, JT_LOOK, &o), 0);
     assert_int_equal(o.extended, 1);
     assert_int_equal(o.result, RESULT_UNKNOWN);
     assert_true(o.nodes >= 8000 && o.nodes < 8100);
     assert_int_equal(g_m.n, 0);
-    assert_int_equal(jobrun_run(&r, &b, 2000, 2, 0, false, &o), 0);
+    assert_int_equal(jobrun_run(&r, &b, 2000, 2, 0, JT_LOOK, &o), 0);
     assert_int_equal(o.result, RESULT_PROVEN);
     assert_int_equal(o.extended, 2);
     assert_true(o.nodes < one_job + one_job / 4);

@@ -764,6 +764,7 @@ static void test_probe(void **state)
         Board nb = node_frame(&job);
         assert_int_equal(board_stone_count(&nb), j == 0 ? 4 : 5); /* the root (no probe), then g9 */
         assert_int_equal(job.probe, j == 1);
+        assert_int_equal(job.look, job.probe ? JT_LOOK_NONE : JT_LOOK); /* no root reruns here: a plain look */
         assert_int_equal(job.budget, j == 0 ? 100000 : 4000);
         if (j == 1)
             assert_int_equal(nb.cell[pt("g9")], BLACK);
@@ -779,6 +780,7 @@ static void test_probe(void **state)
     assert_int_equal(board_stone_count(&nb), 5);
     assert_int_equal(nb.cell[pt("g9")], BLACK);
     assert_false(job.probe);
+    assert_int_equal(job.look, JT_LOOK);
     assert_int_equal(job.budget, 100000);
     run_job(&s, &job, &o);
     assert_int_equal(jt_done(t, &job, &o), 0);
@@ -911,6 +913,7 @@ static void test_root_rerun(void **state)
             JtJob job;
             assert_int_equal(jt_next(t, &job), 0);
             Board nb = node_frame(&job);
+            assert_int_equal(job.look, j < nroot ? JT_LOOK_ROOT : JT_LOOK); /* the root's search: its own threshold */
             if (j < nroot) {
                 assert_int_equal(board_stone_count(&nb), 5);
                 assert_int_equal(job.budget, want[j]);

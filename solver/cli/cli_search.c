@@ -44,7 +44,8 @@ enum {
     DEFAULT_FAIL_WEIGHT = 100,
     DEFAULT_UNLISTED_PN = 100000,
     DEFAULT_EARLY_PERMILLE = 200,
-    DEFAULT_EARLY_DN = 1000,
+    DEFAULT_EARLY_DN = 16000,
+    DEFAULT_EARLY_DN_ROOT = 1000,
     DEFAULT_RERUN = 1,
     DEFAULT_RERUN_PN = 10,
     DEFAULT_ROOT_RERUN = 2,
@@ -473,14 +474,20 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->early_permille = ep ? atoi(ep) : DEFAULT_EARLY_PERMILLE;
     o->early_permille = o->early_permille < 0 ? 0 : o->early_permille > 1000 ? 1000 : o->early_permille;
     o->early_dn = ed ? (ProofNum)strtoul(ed, NULL, 10) : DEFAULT_EARLY_DN;
+    const char *edr = getenv("RENJU_JT_EARLY_DN_ROOT");
+    o->early_dn_root = edr ? (ProofNum)strtoul(edr, NULL, 10) : DEFAULT_EARLY_DN_ROOT;
     o->root = root;
     return 0;
 }
 
 JobRunner search_runner(const SearchOpts *o, Dfpn *s, const ResultStore *rs)
 {
-    return (JobRunner){
-        .dfpn = s, .rules = o->a.rules, .store = rs, .early_permille = o->early_permille, .early_dn = o->early_dn};
+    return (JobRunner){.dfpn = s,
+                       .rules = o->a.rules,
+                       .store = rs,
+                       .early_permille = o->early_permille,
+                       .early_dn = o->early_dn,
+                       .early_dn_root = o->early_dn_root};
 }
 
 void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)

@@ -18,13 +18,14 @@
 typedef struct {
     CliArgs a;
     JtConfig jc;
-    uint64_t max_jobs;   /* 0: no limit */
-    int workers;         /* local worker threads */
-    bool tt_given;       /* --tt-mb given */
-    bool fresh_tree;     /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
-    int early_permille;  /* JobRunner.early_permille (RENJU_JT_EARLY) */
-    ProofNum early_dn;   /* JobRunner.early_dn (RENJU_JT_EARLY_DN) */
-    const char *job_log; /* --job-log FILE: one JSON line per finished job, appended (NULL: none) */
+    uint64_t max_jobs;      /* 0: no limit */
+    int workers;            /* local worker threads */
+    bool tt_given;          /* --tt-mb given */
+    bool fresh_tree;        /* --fresh-tree: forget the saved tree first (search_db_forget_tree) */
+    int early_permille;     /* JobRunner.early_permille (RENJU_JT_EARLY) */
+    ProofNum early_dn;      /* JobRunner.early_dn (RENJU_JT_EARLY_DN) */
+    ProofNum early_dn_root; /* JobRunner.early_dn_root (RENJU_JT_EARLY_DN_ROOT) */
+    const char *job_log;    /* --job-log FILE: one JSON line per finished job, appended (NULL: none) */
     Board root;
 } SearchOpts;
 

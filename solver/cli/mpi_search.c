@@ -32,7 +32,7 @@
  * resumes from there (each result is stored once: a rerun looks it up).
  *
  * Messages (MPI_BYTE, the same binary on every rank): READY (worker, empty),
- * JOB (master: node u32, sym u32, budget u64, extend i32, extend_pn u32, probe u8, to_move u8, 225 cells), STOP
+ * JOB (master: node u32, sym u32, budget u64, extend i32, extend_pn u32, look u8, to_move u8, 225 cells), STOP
  * (master, empty), RESULT (worker: node u32, status i32 (0 done, RJ_EINTR,
  * or an error), the JtOutcome, u32 record count, then per record to_move
  * u8, 225 cells, the StoredResult, u32 proof length, the proof bytes).
@@ -201,8 +201,8 @@ static int worker(const SearchOpts *o)
         get(&r, &budget, 8);
         get(&r, &extend, 4);
         get(&r, &extend_pn, 4);
-        uint8_t probe = 0;
-        get(&r, &probe, 1);
+        uint8_t look = 0;
+        get(&r, &look, 1);
         int32_t status = get_pos(&r, &b) ? 0 : RJ_EBADDATA;
         recs.len = 0;
         Collect col = { &recs, 0 };
@@ -210,7 +210,7 @@ static int worker(const SearchOpts *o)
         JobRunner run = search_runner(o, s, &store);
         memset(out, 0, sizeof *out);
         if (status == 0)
-            status = jobrun_run(&run, &b, budget, extend, (ProofNum)extend_pn, probe != 0, out);
+            status = jobrun_run(&run, &b, budget, extend, (ProofNum)extend_pn, look, out);
         msg.len = 0;
         put(&msg, &node, 4);
         put(&msg, &status, 4);
@@ -308,8 +308,8 @@ static void assign(Master *m, int w)
     uint32_t extend_pn = (uint32_t)job->extend_pn;
     put(&b, &extend, 4);
     put(&b, &extend_pn, 4);
-    uint8_t probe = job->probe;
-    put(&b, &probe, 1);
+    uint8_t look = (uint8_t)job->look;
+    put(&b, &look, 1);
     put_pos(&b, &job->board);
     if (b.err) {
         m->err = RJ_ENOMEM;
