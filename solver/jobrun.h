@@ -32,7 +32,8 @@ typedef struct {
     /*
      * The early look (0: off): a job on a white-to-move position first runs
      * early_permille / 1000 of its budget; when it is still unknown with a
-     * root dn below early_dn it ends there (reported unknown with the
+     * root dn below early_dn (early_dn_root for JT_LOOK_ROOT, the root of
+     * goal win) it ends there (reported unknown with the
      * numbers and child estimates of that point), else it goes on in the
      * same table up to the whole budget.  Such a job is a black move the
      * tree is weighing; a low dn says white already has a cheap refutation

@@ -686,6 +686,45 @@ static void test_sim(void **state)
     free(s);
 }
 
+/*
+ * The goal-win root's early look has its own threshold (RENJU_JT_EARLY_DN_ROOT)
+ * through the CLI's runner: a white-to-move root with every plain look
+ * stopping (RENJU_JT_EARLY_DN huge) runs its whole job at a root threshold of
+ * 0, and stops at the look when the root threshold is huge too.
+ */
+static void test_root_look(void **state)
+{
+    (void)state;
+    int early[2];
+    for (int k = 0; k < 2; k++) {
+        char dbbuf[512], name[32], logname[32];
+        snprintf(name, sizeof name, "rlook%d.lmdb", k);
+        snprintf(logname, sizeof logname, "rlook%d.jsonl", k);
+        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+        const char *log = path(logname);
+        assert_int_equal(setenv("RENJU_JT_EARLY", "200", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_EARLY_DN", "2000000000", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_EARLY_DN_ROOT", k == 0 ? "0" : "2000000000", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_ROOT_RERUN", "1", 1), 0);
+        int rc = RENJU(path("r.json"), path("r.err"),
+                       "opening search \"h8 i9 i7 i8 g7\" --goal win --job-nodes 20000 --max-jobs 1 --quiet --json "
+                       "--db %s --job-log %s",
+                       db, log);
+        assert_int_equal(setenv("RENJU_JT_EARLY", "0", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_ROOT_RERUN", "0", 1), 0);
+        assert_int_equal(unsetenv("RENJU_JT_EARLY_DN"), 0);
+        assert_int_equal(unsetenv("RENJU_JT_EARLY_DN_ROOT"), 0);
+        assert_int_equal(rc, 0);
+        int lines, nwhite;
+        jsonl_sum(log, "work", &lines, "\"early\":true", &early[k]);
+        jsonl_sum(log, "work", &lines, "\"to_move\":\"white\"", &nwhite);
+        assert_int_equal(lines, 1);
+        assert_int_equal(nwhite, 1); /* the root, white to move */
+    }
+    assert_int_equal(early[0], 0);
+    assert_int_equal(early[1], 1);
+}
+
 static void test_job_log(void **state)
 {
     (void)state;
@@ -749,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_probes),
         cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_sim),
+        cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),
