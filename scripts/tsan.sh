@@ -9,7 +9,8 @@
 #   - the ctests labelled `tsan` (tests/CMakeLists.txt: the parallel df-pn solves of test_dfpn,
 #     test_placement's helper threads, test_db's concurrent LMDB readers and writers);
 #   - a 2-thread CLI solve, and one in a full table (the solved store);
-#   - the opening-level search with --workers 2 (jobs on pthreads sharing one LMDB handle);
+#   - the opening-level search with --workers 2 (jobs on pthreads sharing one LMDB handle), and
+#     `db verify --threads 2` of the proofs it stored;
 # and with --full (or RJ_TSAN_FULL=1) also 2-, 3- and 9-thread solves of three positions, a
 # 2-thread `verify` and a 2-thread `fifth` (many solves in one solver).
 # scripts/test.sh runs the default set (about 3 minutes on 2 busy cores, most of it test_dfpn);
@@ -53,6 +54,7 @@ run() {
 run solve "h8 i9 i7 i8 g7 f8" --attacker black --threads 2 --nodes 300000
 run solve "h8 i9 i7 i8 g7 f11" --attacker black --threads 2 --tt-mb 1 # a full TT: the solved store
 run opening search "h8 h9 i9 e11 i11 k5 j8" --job-nodes 50000 --workers 2 --db "$tmp/open.lmdb"
+run db verify --threads 2 --db "$tmp/open.lmdb" # the proofs that search stored, checked 2 at a time
 if [ "$full" = 1 ]; then
     for t in 2 3 9; do
         for p in "h8 i9 i7 i8 g7 f8" "h8 i9 i7 i8 g7 k7" "h8 h9 i9 e5 k9 e11"; do

@@ -7,14 +7,8 @@
 #include <string.h>
 
 #include "board.h"
+#include "test_util.h"
 #include "zobrist.h"
-
-/* Deterministic test PRNG (xorshift64*). */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
-    return *s * UINT64_C(2685821657736338717);
-}
 
 static void test_empty_board(void **state)
 {

@@ -313,6 +313,115 @@ static void test_transform(void **state)
     assert_int_equal(proof_transform(&b, q.buf, q.len, 8), RJ_EBADARG);
 }
 
+/* ---- short losses against their definition ---- */
+
+/* Winning points of c (empty points where c makes five), counted up to max. */
+static int ref_wins(const Board *b, Color c, RuleSet rs, int max)
+{
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS && n < max; p++)
+        n += board_at(b, (Point)p) == EMPTY && rules_makes_five(b, (Point)p, c, rs);
+    return n;
+}
+
+/*
+ * The defender to move: the first legal defender reply (points in index
+ * order, then the pass) that is not a short loss, straight from the
+ * definition; -1 when every one is.  *five is set when that reply makes five.
+ * A short loss: the reply makes no five, and then (a) the attacker has a
+ * winning point, or (b) a legal attacker stone leaves it two winning points
+ * while the defender has none.
+ */
+static int ref_first_bad(Board *b, Color att, RuleSet rs, bool *five, bool *by_b)
+{
+    Color def = color_other(att);
+    for (int idx = 0; idx <= BOARD_POINTS; idx++) {
+        Point m = idx == BOARD_POINTS ? POINT_PASS : (Point)idx;
+        if (!rules_is_legal(b, m, rs))
+            continue;
+        *five = m != POINT_PASS && rules_makes_five(b, m, def, rs);
+        if (*five)
+            return idx;
+        board_play(b, m);
+        bool ok = ref_wins(b, att, rs, 1) > 0;
+        for (int q = 0; q < BOARD_POINTS && !ok; q++) {
+            if (!rules_is_legal(b, (Point)q, rs))
+                continue;
+            board_play(b, (Point)q);
+            ok = ref_wins(b, att, rs, 2) >= 2 && ref_wins(b, def, rs, 1) == 0;
+            board_undo(b);
+            *by_b |= ok;
+        }
+        board_undo(b);
+        if (!ok)
+            return idx;
+    }
+    return -1;
+}
+
+/*
+ * On random games, for every attacker move x that leaves it a winning point
+ * (whether or not the defender has one),
+ * the proof "x #0" (no defender reply listed) must be accepted exactly when
+ * the reference finds every reply a short loss, and a rejection must name the
+ * reference's first bad reply.  This pins the checker's fast short-loss tests
+ * (checker.c: the winning points kept per candidate) to the definition.
+ */
+static void test_short_losses_agree(void **state)
+{
+    (void)state;
+    uint64_t s = 0x5eedc4ec;
+    int accepted = 0, rejected = 0, by_b = 0, def_five = 0;
+    for (int g = 0; g < 60; g++) {
+        Board b;
+        random_game(&b, &s);
+        RuleSet rs = g % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
+        Color att = b.to_move;
+        for (int x = 0; x < BOARD_POINTS; x++) {
+            if (!rules_is_legal(&b, (Point)x, rs) || rules_makes_five(&b, (Point)x, att, rs))
+                continue;
+            board_play(&b, (Point)x);
+            bool threat = ref_wins(&b, att, rs, 1) > 0;
+            bool five = false, b_used = false;
+            int bad = threat ? ref_first_bad(&b, att, rs, &five, &b_used) : 0;
+            board_undo(&b);
+            if (!threat)
+                continue;
+            Pf p;
+            pf_header(&p, rs, att);
+            p.buf[p.len++] = (uint8_t)x;
+            pf_add(&p, "#0");
+            char why[256], name[8], want[64];
+            int rc = proof_check(&b, p.buf, p.len, NULL, why, sizeof why);
+            if (bad < 0) {
+                if (rc)
+                    fail_msg("game %d, x %s: rejected a proof the definition accepts: %s", g,
+                             notation_point_str((Point)x, name), why);
+                accepted++;
+                by_b += b_used;
+                continue;
+            }
+            if (rc == 0)
+                fail_msg("game %d, x %s: accepted a proof whose reply %s is no short loss", g,
+                         notation_point_str((Point)x, name),
+                         bad == BOARD_POINTS ? "pass" : notation_point_str((Point)bad, want));
+            snprintf(want, sizeof want, "defender move %s ",
+                     bad == BOARD_POINTS ? "pass" : notation_point_str((Point)bad, name));
+            if (!strstr(why, want))
+                fail_msg("game %d: the checker's reason '%s' does not name %s", g, why, want);
+            rejected++;
+            def_five += five;
+        }
+    }
+    print_message("short losses: %d proofs accepted (%d using rule (b)), %d rejected (%d by a defender five)\n",
+                  accepted, by_b, rejected, def_five);
+    /* The sample must reach both verdicts and rule (b). */
+    assert_true(accepted >= 20);
+    assert_true(by_b >= 10);
+    assert_true(rejected >= 20);
+    assert_true(def_five >= 5);
+}
+
 int main(void)
 {
     rules_init();
@@ -326,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_draws),
         cmocka_unit_test(test_truncated_and_garbled),
         cmocka_unit_test(test_transform),
+        cmocka_unit_test(test_short_losses_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -338,6 +338,63 @@ static void test_query_images_and_children(void **state)
     assert_non_null(strstr(slurp(path("out.txt")), "is neither listed nor a short loss"));
 }
 
+/*
+ * verify --threads: entries judged in parallel batches are reported in key
+ * order, so the output and exit code are those of one thread.  Over 256
+ * entries (more than one batch): two good proofs and two bad ones among
+ * results without a proof.
+ */
+static void test_verify_threads(void **state)
+{
+    (void)state;
+    rm_db(path("vt.lmdb"));
+    FILE *f = fopen(path("vt.jsonl"), "w");
+    assert_non_null(f);
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        char s[8];
+        notation_point_str((Point)p, s);
+        if (!strcmp(s, "a1") || !strcmp(s, "c2") || !strcmp(s, "o14") || !strcmp(s, "o15"))
+            continue;
+        fprintf(f, "{\"position\":\"B:a1,c2,%s W:o14,o15\",\"attacker\":\"black\",\"result\":\"proven\"}\n", s);
+        fprintf(f, "{\"position\":\"B:a1,c2 W:o15,%s\",\"attacker\":\"black\",\"result\":\"proven\"}\n", s);
+    }
+    fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
+            POS, PROOF_HEX);
+    /* POS with a far stone of each colour: the same proofs hold and fail there. */
+    const char *pos2 = "B:c5,d5,e5,h10,h11,h12,f9,g9,a15 W:b5,h13,a1,d1,g1,j1,m1,o4,o14";
+    const char *pos3 = "B:c5,d5,e5,h10,h11,h12,f9,g9,a14 W:b5,h13,a1,d1,g1,j1,m1,o4,o15";
+    const char *pos4 = "B:c5,d5,e5,h10,h11,h12,f9,g9,a13 W:b5,h13,a1,d1,g1,j1,m1,o4,o15";
+    fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
+            pos2, PROOF_HEX);
+    fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
+            pos3, BAD_PROOF_HEX);
+    fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
+            pos4, BAD_PROOF_HEX);
+    fclose(f);
+    assert_int_equal(run(NULL, "db import %s --db %s --quiet", path("vt.jsonl"), path("vt.lmdb")), 0);
+    assert_int_equal(run(path("out.txt"), "db verify --quiet --db %s", path("vt.lmdb")), 65);
+    char *one = strdup(slurp(path("out.txt")));
+    assert_non_null(one);
+    /* Two FAIL lines (the bad proofs' positions, in key order), and the counts. */
+    assert_non_null(strstr(one, "is neither listed nor a short loss"));
+    const char *f2 = strstr(strstr(one, "FAIL") + 4, "FAIL");
+    assert_non_null(f2);
+    assert_null(strstr(f2 + 4, "FAIL"));
+    unsigned long long entries = 0;
+    const char *v = strstr(one, "verified ");
+    assert_non_null(v);
+    assert_int_equal(sscanf(v, "verified %llu entries", &entries), 1);
+    assert_true(entries > 256);
+    assert_non_null(strstr(one, " 4 proofs checked, 2 failures, "));
+    for (int t = 2; t <= 3; t++) {
+        assert_int_equal(run(path("out.txt"), "db verify --quiet --threads %d --db %s", t, path("vt.lmdb")), 65);
+        assert_string_equal(slurp(path("out.txt")), one);
+        assert_int_equal(run(path("out.txt"), "db verify --quiet --json --threads %d --db %s", t, path("vt.lmdb")), 65);
+        assert_non_null(strstr(slurp(path("out.txt")), "\"checked\":4,\"failures\":2,"));
+    }
+    free(one);
+}
+
 static void test_export_import_merge(void **state)
 {
     (void)state;
@@ -784,13 +841,10 @@ int main(void)
 {
     rules_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_missing_and_damaged),
-        cmocka_unit_test(test_read_only_dir),
-        cmocka_unit_test(test_query_images_and_children),
-        cmocka_unit_test(test_export_import_merge),
-        cmocka_unit_test(test_import_interrupted),
-        cmocka_unit_test(test_cli_reader_while_writing),
-        cmocka_unit_test(test_kill_writer),
+        cmocka_unit_test(test_missing_and_damaged),         cmocka_unit_test(test_read_only_dir),
+        cmocka_unit_test(test_query_images_and_children),   cmocka_unit_test(test_verify_threads),
+        cmocka_unit_test(test_export_import_merge),         cmocka_unit_test(test_import_interrupted),
+        cmocka_unit_test(test_cli_reader_while_writing),    cmocka_unit_test(test_kill_writer),
         cmocka_unit_test(test_stale_reader_and_map_growth),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

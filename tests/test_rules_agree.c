@@ -23,18 +23,10 @@
 #include "notation.h"
 #include "ref_rules.h"
 #include "rules.h"
+#include "test_util.h"
 
 static long g_positions = 20000;
 static uint64_t g_seed = 0x5eed;
-
-/* Deterministic test PRNG (xorshift64*). */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
-    return *s * UINT64_C(2685821657736338717);
-}
-
-static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) >> 33) % n; }
 
 /* A random clustered position; black to move. */
 static void random_position(Board *b, uint64_t *s)
@@ -85,27 +77,6 @@ static void mark_maps(const Board *b, bool *reach, bool *near)
             for (int k = -5; k <= 5; k++)
                 if (point_on_board(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d]))
                     reach[point_make(c0 + k * DIR_DC[d], r0 + k * DIR_DR[d])] = true;
-    }
-}
-
-/* A random renju game near the centre (legal moves only, stopped before a win). */
-static void random_game(Board *b, uint64_t *s)
-{
-    board_init(b);
-    int moves = 20 + rng_int(s, 60);
-    for (int m = 0; m < moves; m++) {
-        Point p = POINT_NONE;
-        for (int tries = 0; tries < 50 && p == POINT_NONE; tries++) {
-            int c = 7 + rng_int(s, 9) + rng_int(s, 9) - 8, r = 7 + rng_int(s, 9) + rng_int(s, 9) - 8;
-            if (!point_on_board(c, r))
-                continue;
-            Point q = point_make(c, r);
-            if (rules_is_legal(b, q, RULE_RENJU) && !rules_makes_five(b, q, b->to_move, RULE_RENJU))
-                p = q;
-        }
-        if (p == POINT_NONE)
-            break;
-        board_play(b, p);
     }
 }
 

@@ -9,12 +9,7 @@
 #include "board.h"
 #include "openings.h"
 #include "sym.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
-    return *s * UINT64_C(2685821657736338717);
-}
+#include "test_util.h"
 
 /* Board b seen through transform t: the same moves, each mapped by t. */
 static void board_transform(const Board *b, int t, Board *out)

@@ -223,27 +223,128 @@ static int db_stats_cmd(const CliArgs *a)
 
 /* ---- db verify ---- */
 
+/*
+ * Each entry is judged by verify_entry(), a pure function of the entry: with
+ * --threads T > 1 the entries are read in batches (proofs copied out of the
+ * read transaction), judged in parallel, and reported in key order, so the
+ * output is the same for any T.
+ */
+enum { VERIFY_BATCH = 256 };
+
+typedef struct {
+    DbEntry e;
+    uint8_t *proof; /* owned copy of e.proof (threads > 1) */
+    bool checked;   /* a proof was run through the checker */
+    bool unchecked; /* a result without a proof */
+    char why[512];  /* the failure, or "" */
+} VerifyItem;
+
 typedef struct {
     const CliArgs *a;
     uint64_t entries, checked, failures, unchecked;
     double next_progress;
+    VerifyItem *batch; /* threads > 1 */
+    int n;
+    bool stopped;
 } VerifyCtx;
 
-static void verify_fail(VerifyCtx *v, const DbEntry *e, const char *reason)
+/* Judge one entry: item->why empty when it passes. */
+static void verify_entry(VerifyItem *it)
 {
+    const DbEntry *e = &it->e;
+    Board b;
+    RuleSet rs;
+    Color att;
+    it->why[0] = 0;
+    it->checked = it->unchecked = false;
+#define VFAIL(msg)                                                                                                     \
+    do {                                                                                                               \
+        snprintf(it->why, sizeof it->why, "%s", msg);                                                                  \
+        return;                                                                                                        \
+    } while (0)
+    if (e->status)
+        VFAIL("record does not decode");
+    if (db_key_decode(&e->key, &b, &rs, &att))
+        VFAIL("malformed key");
+    DbKey canon;
+    db_key(&b, rs, att, &canon, NULL);
+    if (memcmp(canon.b, e->key.b, DB_KEY_LEN))
+        VFAIL("key is not in canonical form");
+    if (e->rec.attacker != att)
+        VFAIL("record attacker differs from the key");
+    if (e->rec.best < BOARD_POINTS && board_at(&b, e->rec.best) != EMPTY)
+        VFAIL("best move is on an occupied point");
+    if (!e->proof) {
+        if (e->rec.flags & RECORD_HAS_PROOF)
+            VFAIL("record says a proof is stored, none found");
+        it->unchecked = true;
+        return;
+    }
+    if (e->rec.result != RESULT_PROVEN)
+        VFAIL("a proof is stored for a result that is not proven");
+    if (e->proof_len < PROOF_HEADER_LEN || e->proof[5] != rs || e->proof[6] != att)
+        VFAIL("proof header does not match the entry (rule set or attacker)");
+#undef VFAIL
+    ProofStats st;
+    it->checked = true;
+    if (proof_check(&b, e->proof, e->proof_len, &st, it->why, sizeof it->why)) {
+        if (!it->why[0])
+            snprintf(it->why, sizeof it->why, "the proof does not check");
+        return;
+    }
+    if (b.to_move == att && e->rec.best != POINT_NONE && e->proof[PROOF_HEADER_LEN] != e->rec.best)
+        snprintf(it->why, sizeof it->why, "best move differs from the proof's first move");
+}
+
+/* Count and print one judged entry (in key order). */
+static void verify_report(VerifyCtx *v, const VerifyItem *it)
+{
+    v->entries++;
+    v->checked += it->checked;
+    v->unchecked += it->unchecked;
+    if (!v->a->quiet && clock_now() > v->next_progress) {
+        fprintf(stderr, "verify: %llu entries, %llu proofs checked, %llu failures\n", (unsigned long long)v->entries,
+                (unsigned long long)v->checked, (unsigned long long)v->failures);
+        v->next_progress = clock_now() + 1.0;
+    }
+    if (!it->why[0])
+        return;
     char pos[1024];
     v->failures++;
-    key_str(&e->key, pos, sizeof pos);
-    Color att = e->key.b[SYMKEY_LEN];
+    key_str(&it->e.key, pos, sizeof pos);
+    Color att = it->e.key.b[SYMKEY_LEN];
     if (v->a->json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
         printf(",\"attacker\":\"%s\",\"ok\":false,\"reason\":", color_name(att));
-        cli_json_str(stdout, reason);
+        cli_json_str(stdout, it->why);
         printf("}\n");
     } else {
-        printf("FAIL %s attacker %s: %s\n", pos, color_name(att), reason);
+        printf("FAIL %s attacker %s: %s\n", pos, color_name(att), it->why);
     }
+}
+
+/* Judge the batch on the threads, then report it in order; a stop leaves the rest unjudged and unreported. */
+static void verify_flush(VerifyCtx *v)
+{
+    int n = v->n, nthreads = v->a->threads;
+    VerifyItem *batch = v->batch;
+    char done[VERIFY_BATCH];
+    memset(done, 0, sizeof done);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
+    for (int i = 0; i < n; i++)
+        if (!stop_requested()) {
+            verify_entry(&batch[i]);
+            done[i] = 1;
+        }
+    for (int i = 0; i < n; i++) {
+        if (!done[i])
+            v->stopped = true;
+        if (!v->stopped)
+            verify_report(v, &batch[i]);
+        free(batch[i].proof);
+    }
+    v->n = 0;
 }
 
 static int verify_cb(void *ctx, const DbEntry *e)
@@ -251,61 +352,27 @@ static int verify_cb(void *ctx, const DbEntry *e)
     VerifyCtx *v = ctx;
     if (stop_requested())
         return RJ_EINTR;
-    v->entries++;
-    if (!v->a->quiet && clock_now() > v->next_progress) {
-        fprintf(stderr, "verify: %llu entries, %llu proofs checked, %llu failures\n", (unsigned long long)v->entries,
-                (unsigned long long)v->checked, (unsigned long long)v->failures);
-        v->next_progress = clock_now() + 1.0;
-    }
-    Board b;
-    RuleSet rs;
-    Color att;
-    if (e->status) {
-        verify_fail(v, e, "record does not decode");
+    if (!v->batch) {
+        VerifyItem it = {.e = *e};
+        verify_entry(&it);
+        verify_report(v, &it);
         return 0;
     }
-    if (db_key_decode(&e->key, &b, &rs, &att)) {
-        verify_fail(v, e, "malformed key");
-        return 0;
+    VerifyItem *it = &v->batch[v->n];
+    it->e = *e;
+    it->proof = NULL;
+    if (e->proof) {
+        it->proof = malloc(e->proof_len ? e->proof_len : 1);
+        if (!it->proof)
+            return RJ_ENOMEM;
+        memcpy(it->proof, e->proof, e->proof_len);
+        it->e.proof = it->proof;
     }
-    DbKey canon;
-    db_key(&b, rs, att, &canon, NULL);
-    if (memcmp(canon.b, e->key.b, DB_KEY_LEN)) {
-        verify_fail(v, e, "key is not in canonical form");
-        return 0;
+    if (++v->n == VERIFY_BATCH) {
+        verify_flush(v);
+        if (v->stopped)
+            return RJ_EINTR;
     }
-    if (e->rec.attacker != att) {
-        verify_fail(v, e, "record attacker differs from the key");
-        return 0;
-    }
-    if (e->rec.best < BOARD_POINTS && board_at(&b, e->rec.best) != EMPTY) {
-        verify_fail(v, e, "best move is on an occupied point");
-        return 0;
-    }
-    if (!e->proof) {
-        if (e->rec.flags & RECORD_HAS_PROOF)
-            verify_fail(v, e, "record says a proof is stored, none found");
-        else
-            v->unchecked++;
-        return 0;
-    }
-    if (e->rec.result != RESULT_PROVEN) {
-        verify_fail(v, e, "a proof is stored for a result that is not proven");
-        return 0;
-    }
-    if (e->proof_len < PROOF_HEADER_LEN || e->proof[5] != rs || e->proof[6] != att) {
-        verify_fail(v, e, "proof header does not match the entry (rule set or attacker)");
-        return 0;
-    }
-    char why[512];
-    ProofStats st;
-    v->checked++;
-    if (proof_check(&b, e->proof, e->proof_len, &st, why, sizeof why)) {
-        verify_fail(v, e, why);
-        return 0;
-    }
-    if (b.to_move == att && e->rec.best != POINT_NONE && e->proof[PROOF_HEADER_LEN] != e->rec.best)
-        verify_fail(v, e, "best move differs from the proof's first move");
     return 0;
 }
 
@@ -316,8 +383,23 @@ static int db_verify_cmd(const CliArgs *a)
     if (rc)
         return rc;
     VerifyCtx v = { .a = a, .next_progress = clock_now() + 1.0 };
+    if (a->threads > 1 && !(v.batch = calloc(VERIFY_BATCH, sizeof *v.batch))) {
+        db_close(db);
+        return cli_error(EXIT_SOFTWARE, "verify: out of memory");
+    }
     rc = db_foreach(db, verify_cb, &v);
+    if (v.batch && v.n) {
+        if (rc == 0)
+            verify_flush(&v);
+        for (int i = 0; i < v.n; i++)
+            free(v.batch[i].proof);
+        if (rc == 0 && v.stopped)
+            rc = RJ_EINTR;
+    }
+    free(v.batch);
     db_close(db);
+    if (rc == RJ_ENOMEM)
+        return cli_error(EXIT_SOFTWARE, "verify: out of memory");
     if (rc && rc != RJ_EINTR)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
     if (a->json)

@@ -149,19 +149,75 @@ static int fives_through(Checker *c, Point m)
 }
 
 /*
- * Rule (b), the attacker to move after the defender's move and (a) failed:
+ * Rule (b)'s candidates, measured once per D-node before any defender move:
+ * the attacker's winning points on the lines through each candidate stone
+ * (at most 3 kept).  A defender stone only removes an
+ * empty point, never an attacker stone, so the winning points after the
+ * defender's move m and then the candidate are among these minus m: a
+ * candidate without two of them left is skipped, and every other one is still
+ * confirmed on the actual board by short_loss_b.  The filter changes no
+ * verdict, only the work.
+ */
+typedef struct {
+    uint8_t nwin; /* winning points through the candidate, capped at 3 */
+    Point win[3];
+} CandWins;
+
+static void cand_wins(Checker *c, const Point *cand, const uint8_t *dirs, int ncand, CandWins *cw)
+{
+    board_play(&c->b, POINT_PASS); /* the defender's turn: the candidates are attacker stones */
+    for (int i = 0; i < ncand; i++) {
+        Point m = cand[i];
+        int n = 0;
+        board_play(&c->b, m);
+        for (int d = 0; d < NUM_DIRS && n < 3; d++)
+            for (int s = -4; s <= 4 && n < 3 && (dirs[i] >> d & 1); s++) {
+                int col = point_col(m) + s * DIR_DC[d], row = point_row(m) + s * DIR_DR[d];
+                if (s == 0 || !point_on_board(col, row))
+                    continue;
+                Point q = point_make(col, row);
+                if (board_at(&c->b, q) == EMPTY && rules_makes_five(&c->b, q, c->att, c->rs))
+                    cw[i].win[n++] = q;
+            }
+        board_undo(&c->b);
+        cw[i].nwin = (uint8_t)n;
+    }
+    board_undo(&c->b);
+}
+
+/* Can candidate i, after the defender's move dm, still leave two winning points? */
+static bool cand_may_win(const CandWins *cw, Point dm)
+{
+    return cw->nwin >= 3 || (cw->nwin == 2 && cw->win[0] != dm && cw->win[1] != dm);
+}
+
+/*
+ * With candidate m just played: two distinct winning points of the attacker on
+ * the lines through m, confirmed on the board (the kept ones first, then all).
+ */
+static bool two_wins_through(Checker *c, Point m, const CandWins *cw)
+{
+    int n = 0;
+    for (int j = 0; j < cw->nwin && n < 2; j++)
+        if (board_at(&c->b, cw->win[j]) == EMPTY && rules_makes_five(&c->b, cw->win[j], c->att, c->rs))
+            n++;
+    return n >= 2 || fives_through(c, m) >= 2;
+}
+
+/*
+ * Rule (b), the attacker to move after the defender's move dm and (a) failed:
  * a legal attacker stone among cand[] leaving two winning points while the
  * defender has no winning point.
  */
-static bool short_loss_b(Checker *c, const Point *cand, int ncand)
+static bool short_loss_b(Checker *c, const Point *cand, const CandWins *cw, int ncand, Point dm)
 {
     Point tmp[BOARD_POINTS];
     for (int i = 0; i < ncand; i++) {
         Point m = cand[i];
-        if (board_at(&c->b, m) != EMPTY)
+        if (board_at(&c->b, m) != EMPTY || !cand_may_win(&cw[i], dm))
             continue;
         board_play(&c->b, m);
-        bool ok = !drawn(&c->b) && fives_through(c, m) >= 2 && rules_five_points(&c->b, c->def, c->rs, tmp) == 0;
+        bool ok = !drawn(&c->b) && two_wins_through(c, m, &cw[i]) && rules_five_points(&c->b, c->def, c->rs, tmp) == 0;
         board_undo(&c->b);
         if (ok && rules_is_legal(&c->b, m, c->rs))
             return true;
@@ -169,15 +225,20 @@ static bool short_loss_b(Checker *c, const Point *cand, int ncand)
     return false;
 }
 
-/* Attacker stones that might make two winning points: 3+ attacker stones
+/*
+ * Attacker stones that might make two winning points: 3+ attacker stones
  * within 4 points along some line through the point (a necessary condition
- * that a defender stone cannot create). */
-static int candidates(const Checker *c, Point *out)
+ * that a defender stone cannot create).  dirs[i] has bit d set for each such
+ * line of cand i: a winning point on the line through the stone in direction
+ * d needs four attacker stones besides it within 4 points, the stone included.
+ */
+static int candidates(const Checker *c, Point *out, uint8_t *dirs)
 {
     int n = 0;
     for (int p = 0; p < BOARD_POINTS; p++) {
         if (board_at(&c->b, (Point)p) != EMPTY)
             continue;
+        unsigned mask = 0;
         for (int d = 0; d < NUM_DIRS; d++) {
             int k = 0;
             for (int s = -4; s <= 4; s++) {
@@ -185,10 +246,12 @@ static int candidates(const Checker *c, Point *out)
                 if (s && point_on_board(col, row) && board_at(&c->b, point_make(col, row)) == c->att)
                     k++;
             }
-            if (k >= 3) {
-                out[n++] = (Point)p;
-                break;
-            }
+            if (k >= 3)
+                mask |= 1u << d;
+        }
+        if (mask) {
+            dirs[n] = (uint8_t)mask;
+            out[n++] = (Point)p;
         }
     }
     return n;
@@ -234,7 +297,14 @@ static int check_d(Checker *c, uint32_t *depth)
 
     /* Every other legal defender move must be a short loss. */
     Point five[BOARD_POINTS], cand[BOARD_POINTS];
+    CandWins cw[BOARD_POINTS];
+    uint8_t dirs[BOARD_POINTS];
     int nfive = rules_five_points(&c->b, c->att, c->rs, five);
+    bool def_five[BOARD_POINTS];
+    memset(def_five, 0, sizeof def_five);
+    int ndf = rules_five_points(&c->b, c->def, c->rs, cand); /* cand[] is free until the candidates */
+    for (int i = 0; i < ndf; i++)
+        def_five[cand[i]] = true;
     int ncand = -1; /* computed on first need */
     for (int idx = 0; idx <= BOARD_POINTS; idx++) {
         if (listed[idx])
@@ -244,7 +314,7 @@ static int check_d(Checker *c, uint32_t *depth)
             continue;
         if (!rules_is_legal(&c->b, m, c->rs))
             continue;
-        if (m != POINT_PASS && rules_makes_five(&c->b, m, c->def, c->rs))
+        if (m != POINT_PASS && def_five[m])
             return fail(c, "defender move %s wins for the defender and is not refuted", pstr(m, pt));
         board_play(&c->b, m);
         bool ok = false;
@@ -257,10 +327,11 @@ static int check_d(Checker *c, uint32_t *depth)
         } else {
             if (ncand < 0) {
                 board_undo(&c->b);
-                ncand = candidates(c, cand);
+                ncand = candidates(c, cand, dirs);
+                cand_wins(c, cand, dirs, ncand, cw);
                 board_play(&c->b, m);
             }
-            ok = short_loss_b(c, cand, ncand);
+            ok = short_loss_b(c, cand, cw, ncand, m);
         }
         board_undo(&c->b);
         if (!ok)
