@@ -422,8 +422,8 @@ static bool try_siblings(JobTree *t, int pid, int ci)
         Point xm = p->cls[i].moves[0];
         if (i == ci || xm >= BOARD_POINTS || t->nodes[p->ch[i]].status != RESULT_PROVEN)
             continue;
-        int dr = point_row(xm) - point_row(ym), dc = point_col(xm) - point_col(ym);
-        int d = (dr < 0 ? -dr : dr) > (dc < 0 ? -dc : dc) ? (dr < 0 ? -dr : dr) : (dc < 0 ? -dc : dc);
+        int dr = abs(point_row(xm) - point_row(ym)), dc = abs(point_col(xm) - point_col(ym));
+        int d = dr > dc ? dr : dc; /* Chebyshev distance */
         int k;
         if (nd < want)
             k = nd++;
@@ -934,18 +934,25 @@ int jt_next(JobTree *t, JtJob *job)
     return RJ_EINTERNAL;
 }
 
+/* A job ended: its node stops running, and the budget jt_next counted into its via node's work becomes nodes. */
+static void job_ended(JobTree *t, const JtJob *job, uint64_t nodes)
+{
+    Node *n = &t->nodes[job->node];
+    n->running = false;
+    t->running--;
+    if (n->via > 0 && n->via < t->n) {
+        Node *v = &t->nodes[n->via];
+        v->sub_effort = (v->sub_effort > job->budget ? v->sub_effort - job->budget : 0) + nodes;
+    }
+}
+
 int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
 {
     if (job->node < 0 || job->node >= t->n || !t->nodes[job->node].running)
         return RJ_EBADARG;
+    job_ended(t, job, o->nodes);
     Node *n = &t->nodes[job->node];
-    n->running = false;
-    t->running--;
     n->st.effort += o->nodes;
-    if (n->via > 0 && n->via < t->n) { /* its budget was counted at jt_next */
-        Node *v = &t->nodes[n->via];
-        v->sub_effort = (v->sub_effort > job->budget ? v->sub_effort - job->budget : 0) + o->nodes;
-    }
     if (job->probe)
         n->st.probed = true;
     else
@@ -996,13 +1003,7 @@ void jt_abandon(JobTree *t, const JtJob *job)
 {
     if (job->node < 0 || job->node >= t->n || !t->nodes[job->node].running)
         return;
-    Node *n = &t->nodes[job->node];
-    n->running = false;
-    t->running--;
-    if (n->via > 0 && n->via < t->n) {
-        Node *v = &t->nodes[n->via];
-        v->sub_effort = v->sub_effort > job->budget ? v->sub_effort - job->budget : 0;
-    }
+    job_ended(t, job, 0);
     update_all(t);
 }
 
