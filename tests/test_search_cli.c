@@ -725,6 +725,53 @@ static void test_root_look(void **state)
     assert_int_equal(early[1], 1);
 }
 
+/*
+ * The early look through MPI: the master sends each job's look (JtJob.look)
+ * to the worker.  With the look's threshold out of reach every unknown whole
+ * job of a worker stops at it, and with probes on no probe does (JT_LOOK_NONE).
+ */
+static void test_mpi_look(void **state)
+{
+    (void)state;
+#ifdef RJ_RENJU_MPI_BIN
+    if (!have_mpirun()) {
+        print_message("mpirun not found: MPI search test skipped\n");
+        skip();
+    }
+    for (int k = 0; k < 2; k++) { /* k = 0: whole jobs only; k = 1: probes first */
+        char dbbuf[512], name[32], logname[32];
+        snprintf(name, sizeof name, "mlook%d.lmdb", k);
+        snprintf(logname, sizeof logname, "mlook%d.jsonl", k);
+        const char *db = dbpath(dbbuf, sizeof dbbuf, name);
+        const char *log = path(logname);
+        assert_int_equal(sh("RENJU_JT_EARLY=200 RENJU_JT_EARLY_DN=2000000000 RENJU_JT_PROBE=%d %s opening search "
+                            "\"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 6 --quiet --json --db %s --job-log %s "
+                            ">%s 2>%s",
+                            k == 0 ? 0 : 40, MPIRUN, db, log, path("ml.json"), path("ml.err")),
+                         0);
+        char *s = slurp(path("ml.json"));
+        long early = json_int(s, "jobs_early");
+        free(s);
+        int lines, nearly, probes, early_probes;
+        jsonl_sum(log, "work", &lines, "\"early\":true", &nearly);
+        jsonl_sum(log, "work", &lines, "\"probe\":true", &probes);
+        jsonl_sum(log, "work", &lines, "\"early\":true,\"probe\":true", &early_probes);
+        assert_int_equal(lines, 6);
+        assert_int_equal(nearly, early);
+        assert_int_equal(early_probes, 0);
+        if (k == 0) {
+            assert_int_equal(probes, 0);
+            assert_int_equal(early, 6); /* six unknown 5th moves, each stopped at the look */
+        } else {
+            assert_true(probes >= 1);
+        }
+    }
+#else
+    print_message("renju-mpi not built (CMake found no MPI): MPI search test skipped\n");
+    skip();
+#endif
+}
+
 static void test_job_log(void **state)
 {
     (void)state;
@@ -799,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_mpi_same_as_local),
         cmocka_unit_test(test_mpi_kill_and_resume),
+        cmocka_unit_test(test_mpi_look),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
