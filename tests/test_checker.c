@@ -332,7 +332,7 @@ static int ref_wins(const Board *b, Color c, RuleSet rs, int max)
  * winning point, or (b) a legal attacker stone leaves it two winning points
  * while the defender has none.
  */
-static int ref_first_bad(Board *b, Color att, RuleSet rs, bool *five, bool *by_b)
+static int ref_first_bad(Board *b, Color att, RuleSet rs, bool *five, bool *by_b, bool *pass_b)
 {
     Color def = color_other(att);
     for (int idx = 0; idx <= BOARD_POINTS; idx++) {
@@ -351,6 +351,7 @@ static int ref_first_bad(Board *b, Color att, RuleSet rs, bool *five, bool *by_b
             ok = ref_wins(b, att, rs, 2) >= 2 && ref_wins(b, def, rs, 1) == 0;
             board_undo(b);
             *by_b |= ok;
+            *pass_b |= ok && m == POINT_PASS;
         }
         board_undo(b);
         if (!ok)
@@ -360,8 +361,30 @@ static int ref_first_bad(Board *b, Color att, RuleSet rs, bool *five, bool *by_b
 }
 
 /*
+ * With the attacker to move and no winning point: two of its stones on the
+ * lines through x (within 4 points) each leave it two winning points (a
+ * cheap filter for the double threats whose every reply, the pass included,
+ * rule (b) has to judge).
+ */
+static bool double_threat_at(Board *b, Point x, Color att, RuleSet rs)
+{
+    int n = 0;
+    for (int d = 0; d < NUM_DIRS && n < 2; d++)
+        for (int k = -4; k <= 4 && n < 2; k++) {
+            int col = point_col(x) + k * DIR_DC[d], row = point_row(x) + k * DIR_DR[d];
+            if (!k || !point_on_board(col, row) || !rules_is_legal(b, point_make(col, row), rs))
+                continue;
+            board_play(b, point_make(col, row));
+            n += ref_wins(b, att, rs, 2) >= 2;
+            board_undo(b);
+        }
+    return n >= 2;
+}
+
+/*
  * On random games, for every attacker move x that leaves it a winning point
- * (whether or not the defender has one),
+ * (whether or not the defender has one), or none but a double threat
+ * through x,
  * the proof "x #0" (no defender reply listed) must be accepted exactly when
  * the reference finds every reply a short loss, and a rejection must name the
  * reference's first bad reply.  This pins the checker's fast short-loss tests
@@ -371,19 +394,28 @@ static void test_short_losses_agree(void **state)
 {
     (void)state;
     uint64_t s = 0x5eedc4ec;
-    int accepted = 0, rejected = 0, by_b = 0, def_five = 0;
-    for (int g = 0; g < 60; g++) {
+    int accepted = 0, rejected = 0, by_b = 0, def_five = 0, pass_b = 0, doubles = 0;
+    const RuleSet sets[] = {RULE_RENJU, RULE_FREESTYLE, RULE_STANDARD};
+    for (int g = 0; g < 90; g++) {
         Board b;
         random_game(&b, &s);
-        RuleSet rs = g % 4 == 3 ? RULE_FREESTYLE : RULE_RENJU;
+        RuleSet rs = sets[g % 3];
         Color att = b.to_move;
+        int game_doubles = 0; /* at most 3 a game: the reference is slow on them */
         for (int x = 0; x < BOARD_POINTS; x++) {
             if (!rules_is_legal(&b, (Point)x, rs) || rules_makes_five(&b, (Point)x, att, rs))
                 continue;
             board_play(&b, (Point)x);
             bool threat = ref_wins(&b, att, rs, 1) > 0;
-            bool five = false, b_used = false;
-            int bad = threat ? ref_first_bad(&b, att, rs, &five, &b_used) : 0;
+            if (!threat && game_doubles < 3) {
+                board_play(&b, POINT_PASS); /* the attacker to move again */
+                threat = ref_wins(&b, att, rs, 1) == 0 && double_threat_at(&b, (Point)x, att, rs);
+                board_undo(&b);
+                doubles += threat;
+                game_doubles += threat;
+            }
+            bool five = false, b_used = false, p_used = false;
+            int bad = threat ? ref_first_bad(&b, att, rs, &five, &b_used, &p_used) : 0;
             board_undo(&b);
             if (!threat)
                 continue;
@@ -399,6 +431,7 @@ static void test_short_losses_agree(void **state)
                              notation_point_str((Point)x, name), why);
                 accepted++;
                 by_b += b_used;
+                pass_b += p_used;
                 continue;
             }
             if (rc == 0)
@@ -413,13 +446,15 @@ static void test_short_losses_agree(void **state)
             def_five += five;
         }
     }
-    print_message("short losses: %d proofs accepted (%d using rule (b)), %d rejected (%d by a defender five)\n",
-                  accepted, by_b, rejected, def_five);
+    print_message("short losses: %d proofs accepted (%d using rule (b), %d of them for the pass), %d rejected (%d by a "
+                  "defender five); %d double threats\n",
+                  accepted, by_b, pass_b, rejected, def_five, doubles);
     /* The sample must reach both verdicts and rule (b). */
     assert_true(accepted >= 20);
     assert_true(by_b >= 10);
     assert_true(rejected >= 20);
     assert_true(def_five >= 5);
+    assert_true(pass_b >= 3); /* double threats: the pass judged by rule (b) */
 }
 
 int main(void)

@@ -300,11 +300,10 @@ static int check_d(Checker *c, uint32_t *depth)
     CandWins cw[BOARD_POINTS];
     uint8_t dirs[BOARD_POINTS];
     int nfive = rules_five_points(&c->b, c->att, c->rs, five);
-    bool def_five[BOARD_POINTS];
-    memset(def_five, 0, sizeof def_five);
+    uint64_t def_five[4] = {0, 0, 0, 0};                     /* the defender's winning points, a bit each */
     int ndf = rules_five_points(&c->b, c->def, c->rs, cand); /* cand[] is free until the candidates */
     for (int i = 0; i < ndf; i++)
-        def_five[cand[i]] = true;
+        def_five[cand[i] >> 6] |= UINT64_C(1) << (cand[i] & 63);
     int ncand = -1; /* computed on first need */
     for (int idx = 0; idx <= BOARD_POINTS; idx++) {
         if (listed[idx])
@@ -314,7 +313,7 @@ static int check_d(Checker *c, uint32_t *depth)
             continue;
         if (!rules_is_legal(&c->b, m, c->rs))
             continue;
-        if (m != POINT_PASS && def_five[m])
+        if (m != POINT_PASS && (def_five[m >> 6] >> (m & 63) & 1))
             return fail(c, "defender move %s wins for the defender and is not refuted", pstr(m, pt));
         board_play(&c->b, m);
         bool ok = false;
