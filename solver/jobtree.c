@@ -671,7 +671,8 @@ static bool at_limit(const JobTree *t, const Node *n)
 /* A black move below the root that gets a probe first, or has had only its probe (Probes, jobtree.h). */
 static bool probe_first(const JobTree *t, const Node *n)
 {
-    return t->cfg.probe_permille > 0 && n->npath > 0 && n->to_move == WHITE && n->st.jobs == 0 && !at_limit(t, n);
+    int pm = n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
+    return pm > 0 && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
 }
 
 /* A node's first budget: job_nodes, times scale for each stone below 6. */
@@ -908,7 +909,8 @@ int jt_next(JobTree *t, JtJob *job)
                 b *= 4;
         job->probe = false;
         if (probe_first(t, n) && !n->st.probed) { /* (no probe where it would be the whole job) */
-            uint64_t pb = b / 1000 * (uint64_t)t->cfg.probe_permille;
+            int pm = n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
+            uint64_t pb = b / 1000 * (uint64_t)pm;
             pb = pb < 1000 ? 1000 : pb;
             job->probe = pb < b;
             b = job->probe ? pb : b;

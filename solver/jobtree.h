@@ -100,7 +100,12 @@
  * estimate; its full job comes when the node is the most-proving again, so
  * the tree weighs black's moves by their probes before it spends whole jobs
  * on them.  A probe is not counted in JtState.jobs (reruns and expansion go
- * by the full jobs).
+ * by the full jobs).  With JtConfig.probe_black_permille a white move below
+ * the root (a black-to-move node) gets its probe the same way: most jobs
+ * that prove such a node finish in a few percent of their budget, so the
+ * probe proves those, while one that fails costs the probe's share instead
+ * of a whole budget and leaves a pn that weighs the line (the g7-h7 root
+ * 1.023e8 -> 8.57e7 work to proof; results/solver-bench.md, session 18).
  * Borrowing (JtConfig.borrow_pass).  At a white-to-move node the tree gives
  * white's pass its job first; once the pass is proven, its stored proof is
  * tried, through the source's `borrow` callback, on the position after each
@@ -233,6 +238,7 @@ typedef struct {
     bool rerun_in_job;    /* reruns go on in the job's own table (JtJob.extend) instead of new jobs (Jobs) */
     bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
     int probe_permille;   /* a black move's first job: a probe of this share of its budget (Probes; 0: none) */
+    int probe_black_permille; /* the same for a white move's (a black-to-move node below the root; 0: none) */
     int sim_donors;       /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
                              (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
     int balance; /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */

@@ -795,6 +795,64 @@ static void test_probe(void **state)
     jt_free(t);
 }
 
+/*
+ * Probes of white moves (probe_black_permille): below a white-to-move root
+ * each reply (a black-to-move node) gets a probe of its own share of the
+ * budget first, and its full job only when it is the most-proving node
+ * again; a node is never probed twice, and the root itself is not probed.
+ */
+static void test_probe_black(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 100000, .probe_black_permille = 50};
+    Script s = {.best = POINT_NONE, .fail_pn = 7};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    enum { MAXJ = 400 };
+    static SymKey seen[MAXJ];
+    int nseen = 0, probes = 0, full = 0;
+    for (int j = 0; j < MAXJ; j++) {
+        JtJob job;
+        assert_int_equal(jt_next(t, &job), 0);
+        Board nb = node_frame(&job);
+        SymKey k;
+        sym_canonical(&job.board, RULE_RENJU, &k, NULL);
+        int before = -1;
+        for (int i = 0; i < nseen && before < 0; i++)
+            if (!memcmp(seen[i].b, k.b, SYMKEY_LEN))
+                before = i;
+        if (board_stone_count(&nb) == 5) { /* the root: its whole job, if it gets one */
+            assert_int_equal(j, 0);
+            assert_false(job.probe);
+            assert_int_equal(job.budget, 100000);
+        } else {
+            assert_int_equal(board_stone_count(&nb), 6); /* white's replies (nothing below them is expanded) */
+            assert_int_equal(nb.to_move, BLACK);
+            assert_int_equal(job.probe, before < 0); /* a first job is a probe, a second the whole job */
+            assert_int_equal(job.budget, before < 0 ? 5000 : 100000);
+            assert_int_equal(job.look, job.probe ? JT_LOOK_NONE : JT_LOOK);
+            probes += job.probe;
+            full += !job.probe;
+        }
+        if (before < 0)
+            seen[nseen++] = k;
+        JtOutcome o;
+        run_job(&s, &job, &o);
+        if (job.probe) /* a probe: a small estimate, so the node is the most-proving again soon */
+            o.pn = 2, o.dn = 2;
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        if (full >= 3)
+            break;
+    }
+    assert_true(probes >= 3);
+    assert_int_equal(full, 3);
+    jt_free(t);
+}
+
 /* A borrow callback: the pass's "proof" holds for white moves on columns a-d; stored like a result. */
 static int g_borrow_calls;
 static int mem_borrow(void *ctx, const Board *b, const Board *pass)
@@ -1164,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_rerun_in_job),
         cmocka_unit_test(test_borrow_pass),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_probe_black),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_fair_n_balance),

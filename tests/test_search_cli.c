@@ -623,6 +623,58 @@ static void test_probes(void **state)
 }
 
 /*
+ * Probes of white's moves (RENJU_JT_PROBE_BLACK, default 40): below the
+ * white-to-move root "h8 i9 i7 i8 g9" every black-to-move position's first
+ * job is a probe of 40/1000 of its budget; with the knob at 0, a whole job.
+ */
+static void test_probes_black(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        char dbbuf[512];
+        const char *db = dbpath(dbbuf, sizeof dbbuf, k == 0 ? "pblack0.lmdb" : "pblack1.lmdb");
+        const char *log = path(k == 0 ? "pblack0.jsonl" : "pblack1.jsonl");
+        if (k == 1)
+            assert_int_equal(setenv("RENJU_JT_PROBE_BLACK", "0", 1), 0);
+        int rc = RENJU(path("pb.json"), path("pb.err"),
+                       "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 100000 --max-jobs 6 --quiet "
+                       "--json --db %s --job-log %s",
+                       db, log);
+        assert_int_equal(unsetenv("RENJU_JT_PROBE_BLACK"), 0);
+        assert_int_equal(rc, 0);
+        char *s = slurp(log);
+        int first = 0, again = 0;
+        char *pos[8];
+        for (char *l = s; *l;) {
+            char *nl = strchr(l, '\n');
+            assert_non_null(nl);
+            *nl = 0;
+            if (strstr(l, "\"to_move\":\"black\"")) {
+                char *p = strstr(l, "\"position\":");
+                char *e = strchr(p + 12, '"');
+                *e = 0; /* the position's text */
+                bool seen = false;
+                for (int i = 0; i < first; i++)
+                    seen = seen || strcmp(pos[i], p) == 0;
+                bool probe = strstr(e + 1, "\"probe\":true") != NULL;
+                bool small = strstr(e + 1, "\"budget\":4000,") != NULL;
+                /* a position's first job is its probe, a second one its whole job; with the knob at 0, no probes */
+                assert_int_equal(probe, k == 0 && !seen);
+                assert_int_equal(small, k == 0 && !seen);
+                if (!seen && first < 8)
+                    pos[first++] = p;
+                again += seen;
+            }
+            l = nl + 1;
+        }
+        assert_true(first >= 2); /* white's pass and 6th moves */
+        if (k == 0)
+            assert_true(again >= 1); /* a probe that left a small pn: the whole job came next */
+        free(s);
+    }
+}
+
+/*
  * Search "h8 h9 i9 e5 k9 e11" (goal win, 1000-node jobs, at most max_jobs)
  * into a new database NAME with the knob VAR set to VALUE; check that
  * db verify accepts every stored proof.  Returns the --json report
@@ -833,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_early_look),
         cmocka_unit_test(test_job_log),
         cmocka_unit_test(test_probes),
+        cmocka_unit_test(test_probes_black),
         cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_sim),
         cmocka_unit_test(test_root_look),

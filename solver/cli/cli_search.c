@@ -53,6 +53,7 @@ enum {
     DEFAULT_RERUN_KEEP = 1,
     DEFAULT_BORROW = 1,
     DEFAULT_PROBE_PERMILLE = 40,
+    DEFAULT_PROBE_BLACK_PERMILLE = 40,
     DEFAULT_SIM_DONORS = 16,
     DEFAULT_BALANCE = 200,
     MAX_WORKERS = 64
@@ -432,6 +433,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *pp = getenv("RENJU_JT_PROBE"); /* JtConfig.probe_permille (0: none) */
     jc.probe_permille = pp ? atoi(pp) : DEFAULT_PROBE_PERMILLE;
     jc.probe_permille = jc.probe_permille < 0 ? 0 : jc.probe_permille > 1000 ? 1000 : jc.probe_permille;
+    const char *pbk = getenv("RENJU_JT_PROBE_BLACK"); /* JtConfig.probe_black_permille (0: none) */
+    int pbm = pbk ? atoi(pbk) : DEFAULT_PROBE_BLACK_PERMILLE;
+    jc.probe_black_permille = pbm < 0 ? 0 : pbm > 1000 ? 1000 : pbm;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
