@@ -629,9 +629,10 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
                 c->nclasses = rules_game_over(&cb, cfg->rules, &w) ? 0 : fifth_move_classes(&cb, cfg->rules, tmp);
             }
     if (!rc && cfg->goal == JT_GOAL_FAIR_N) { /* the saved work of each root child's subtree (Selection) */
-        t->stamp++;
-        for (int i = 0; i < t->nodes[0].nch; i++)
+        for (int i = 0; i < t->nodes[0].nch; i++) {
+            t->stamp++; /* each class its whole subtree, the nodes it shares with other classes included */
             t->nodes[t->nodes[0].ch[i]].sub_effort = sub_effort(t, t->nodes[0].ch[i]);
+        }
     }
     /* A counted child expanded on load may have solved nodes: no callbacks during load are lost. */
     if (!rc) {
@@ -1058,6 +1059,7 @@ int jt_root_children(JobTree *t, JtChild *out, int *n)
         o->dn = c->dn;
         o->effort = sub_effort(t, r->ch[i]);
         c = &t->nodes[r->ch[i]];
+        o->balance_work = t->cfg.goal == JT_GOAL_FAIR_N ? c->sub_effort : 0;
         if (c->to_move != BLACK) {
             o->nchild = -1;
             o->wins_min = c->status == RESULT_PROVEN;

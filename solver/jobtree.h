@@ -90,9 +90,12 @@
  *     deeply and of classes it has only tried are not on one scale, and
  *     without it one class took every job (I7: j9 2.66e9 work, j6 j8 g9 8e6
  *     each; results/solver-bench.md, session 16).  A resumed tree sums the
- *     saved work of each class's subtree, a node two classes share counted
- *     for the first of them, where a running tree credits each job to the
- *     class it was selected through; the two can differ slightly.
+ *     saved work of each class's subtree, a node two classes share (a
+ *     transposition: white's 4th and 6th moves swapped) counted for each of
+ *     them, where a running tree credits each job to the class it was
+ *     selected through.  Counting a shared node for the first class only
+ *     left D1's h7 at 7.25e7 after its subtree had taken 3.5e9 (credited to
+ *     g7), so every resume sent the jobs back to h7 (session 18).
  * Probes (JtConfig.probe_permille).  A black move below the root (a
  * white-to-move node) gets first a probe: a job of probe_permille / 1000 of
  * its budget whose root pn and dn (of a search that small, they rank black's
@@ -329,7 +332,8 @@ typedef struct {
     int nchild;          /* its own child classes (5th moves after a 4th), or -1 when not counted */
     int wins_min, wins_max; /* W bounds of the position after it (JT_GOAL_FAIR_N / WIN roots) */
     ProofNum pn, dn;
-    uint64_t effort;     /* work spent in its subtree's jobs (saved totals) */
+    uint64_t effort;       /* work spent in its subtree's jobs (saved totals; a node shared with an earlier child: 0) */
+    uint64_t balance_work; /* goal fair-n: the work the balance counts for it (Selection), else 0 */
 } JtChild;
 
 /*

@@ -1175,6 +1175,55 @@ static void test_fair_n_balance(void **state)
     assert_true(deep[1] >= 3);
 }
 
+/*
+ * Goal fair-n, resumed: the balance counts for each 4th-move class the whole
+ * saved work of its subtree, nodes it shares with other classes (D1: white's
+ * 4th and 6th moves swapped) included, so no class looks cheap again after a
+ * resume because a shared line was credited to another class.
+ */
+static void test_fair_n_balance_resume(void **state)
+{
+    (void)state;
+    enum { JOBS_RESUME = 600 };
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    Board root = pos("D1");
+    /* black's 5th l12 first; every position after white's 6th proven: the classes are proven through l12 in turn */
+    Script s = {
+        .best = pt("l12"), .est_mv = {pt("l12")}, .est_pn = {2}, .nest = 1, .prove_white_children = true, .fail_pn = 1};
+    JtSource src = mem_source(&m);
+    JtConfig cfg = {.goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000, .unlisted_pn = 100000};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    int jobs = run_jobs(t, &s, JOBS_RESUME, NULL);
+    assert_int_equal(jobs, JOBS_RESUME);
+    jt_free(t);
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    int n;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    uint64_t once = 0, each = 0;
+    int shared = 0;
+    for (int i = 0; i < n; i++) {
+        if (ch[i].cls.moves[0] == POINT_PASS)
+            continue;
+        assert_true(ch[i].balance_work >= ch[i].effort);
+        shared += ch[i].balance_work > ch[i].effort;
+        once += ch[i].effort;
+        each += ch[i].balance_work;
+    }
+    assert_int_equal(once, (uint64_t)JOBS_RESUME * 1000); /* the report counts a shared node once */
+    assert_int_equal(ch[0].cls.moves[0], pt("a1"));
+    assert_int_equal(ch[0].status, RESULT_PROVEN);
+    assert_int_equal(ch[1].cls.moves[0], pt("b1"));
+    assert_true(ch[1].balance_work >= ch[1].effort + 1000); /* a1 l12 b1 = b1 l12 a1, proven in a1's subtree */
+    assert_true(shared >= 2);
+    assert_true(each > once);
+    free(ch);
+    jt_free(t);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -1226,6 +1275,7 @@ int main(void)
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_fair_n_balance),
+        cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
