@@ -669,11 +669,15 @@ static bool at_limit(const JobTree *t, const Node *n)
     return n->stones >= t->cfg.max_stones || n->npath >= JT_MAX_PATH - 1;
 }
 
-/* A black move below the root that gets a probe first, or has had only its probe (Probes, jobtree.h). */
+/*
+ * A move below the root that gets a probe first, or has had only its probe
+ * (Probes, jobtree.h): its whole job comes next, also in a tree resumed with
+ * probes off.
+ */
 static bool probe_first(const JobTree *t, const Node *n)
 {
     int pm = n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
-    return pm > 0 && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
+    return (pm > 0 || n->st.probed) && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
 }
 
 /* A node's first budget: job_nodes, times scale for each stone below 6. */
@@ -956,9 +960,10 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     job_ended(t, job, o->nodes);
     Node *n = &t->nodes[job->node];
     n->st.effort += o->nodes;
-    if (job->probe)
+    if (job->probe) {
         n->st.probed = true;
-    else
+        n->sim_tried = false; /* siblings proven since are tried before its whole job (Simulation) */
+    } else
         n->st.jobs += 1 + (uint32_t)(o->extended > 0 ? o->extended : 0);
     n->st.pn = o->pn;
     n->st.dn = o->dn;

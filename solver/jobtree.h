@@ -83,7 +83,7 @@
  *     lower bound, so work goes to a 4th-move class of least wins_min (ties:
  *     least pn) below the least wins_max, inside it to its open 5th-move
  *     child of least pn; a 4th class is first tried as a whole by one job (a
- *     cheap first win).  Done when the two bounds meet.  With
+ *     cheap first win; with probe_black_permille, a probe and then that job).  Done when the two bounds meet.  With
  *     JtConfig.balance, a 4th class's pn counts x (1 + w / (balance x
  *     job_nodes)), w the work of its subtree so far (a running job counts
  *     its budget until it reports): the pn of classes the tree has searched
@@ -110,8 +110,10 @@
  * of a whole budget and leaves a pn that weighs the line (the g7-h7 root
  * 1.023e8 -> 8.57e7 work to proof; results/solver-bench.md, session 18).
  * Borrowing (JtConfig.borrow_pass).  At a white-to-move node the tree gives
- * white's pass its job first; once the pass is proven, its stored proof is
- * tried, through the source's `borrow` callback, on the position after each
+ * white's pass its job first (with probe_black_permille its probe: its whole
+ * job then comes in dn order like its siblings'; giving the pass its whole
+ * job first measured no better, session 18); once the pass is proven, its
+ * stored proof is tried, through the source's `borrow` callback, on the position after each
  * open white move of that node: a move the proof never meets (it is not one
  * of black's moves or white's listed replies, and it makes no white four or
  * five the proof does not answer) leaves it a valid proof, which the
@@ -185,7 +187,7 @@ typedef struct {
     ProofNum pn, dn; /* the last job's root numbers; 0/0: none */
     Point best;
     bool expanded;
-    bool probed;     /* its probe ran (JtConfig.probe_permille; not counted in jobs) */
+    bool probed;     /* its probe ran (JtConfig.probe_permille, probe_black_permille; not counted in jobs) */
     int nest;        /* the last job's child estimates (moves in the caller's frame) */
     JtEst *est;      /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
 } JtState;
@@ -261,7 +263,7 @@ typedef struct {
      */
     int extend;
     ProofNum extend_pn;
-    bool probe; /* a probe (JtConfig.probe_permille): the whole budget, no early look, no extension */
+    bool probe; /* a probe (probe_permille, probe_black_permille): the whole budget, no look, no extension */
     int look;   /* the early look (jobrun.h): JT_LOOK, none for a probe, the root's threshold for a goal-win root */
 } JtJob;
 

@@ -753,7 +753,11 @@ static void test_probe(void **state)
     static Mem m;
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
-    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 100000, .probe_permille = 40};
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 100000,
+                    .probe_permille = 40,
+                    .probe_black_permille = 40};
     Script s = {.best = pt("g9"), .est_mv = {pt("g9")}, .est_pn = {3}, .nest = 1, .fail_pn = 1};
     JobTree *t;
     JtJob job;
@@ -773,8 +777,14 @@ static void test_probe(void **state)
     }
     assert_int_equal(jt_stats(t)->jobs, 2);
     jt_free(t);
-    /* a new tree: g9's probe is saved, so its full job comes next, then its expansion */
-    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    /*
+     * A new tree, with probes off: g9's probe is saved, so its full job comes
+     * next (not its expansion), then, in a tree with probes on again, its
+     * expansion.
+     */
+    JtConfig off = cfg;
+    off.probe_permille = off.probe_black_permille = 0;
+    assert_int_equal(jt_create(&t, &root, &off, &src), 0);
     assert_int_equal(jt_next(t, &job), 0);
     Board nb = node_frame(&job);
     assert_int_equal(board_stone_count(&nb), 5);
@@ -784,6 +794,8 @@ static void test_probe(void **state)
     assert_int_equal(job.budget, 100000);
     run_job(&s, &job, &o);
     assert_int_equal(jt_done(t, &job, &o), 0);
+    jt_free(t);
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     uint64_t expanded = jt_stats(t)->expanded;
     assert_int_equal(jt_next(t, &job), 0);
     assert_int_equal(jt_stats(t)->expanded, expanded + 1); /* g9, whose many replies now weigh on its pn */
@@ -1224,6 +1236,67 @@ static void test_fair_n_balance_resume(void **state)
     jt_free(t);
 }
 
+/*
+ * Simulation after a probe: a white move's position whose probe ended
+ * unknown has its proven siblings' proofs tried again before its whole job,
+ * so a sibling proven between the two can spare that job.  Here every probe
+ * ends unknown and every whole job proves.
+ */
+static void test_sim_after_probe(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    src.borrow = mem_sim;
+    g_sim_calls = g_sim_bad = g_sim_run = g_sim_max_run = g_sim_unordered = 0;
+    memset(&g_sim_last, 0, sizeof g_sim_last);
+    JtConfig cfg = {
+        .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 100000, .sim_donors = 3, .probe_black_permille = 40};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    enum { MAXP = 400 };
+    static SymKey probed[MAXP];
+    static bool whole[MAXP];
+    int np = 0;
+    JtJob job;
+    while (jt_next(t, &job) == 0) {
+        JtOutcome o;
+        memset(&o, 0, sizeof o);
+        o.nodes = job.budget;
+        o.best = POINT_NONE;
+        o.result = job.board.to_move == BLACK && !job.probe ? RESULT_PROVEN : RESULT_UNKNOWN;
+        o.pn = o.dn = 2;
+        SymKey k;
+        sym_canonical(&job.board, RULE_RENJU, &k, NULL);
+        if (job.board.to_move == BLACK) {
+            int i = 0;
+            while (i < np && memcmp(probed[i].b, k.b, SYMKEY_LEN))
+                i++;
+            if (job.probe) {
+                assert_int_equal(i, np); /* probed once */
+                assert_true(np < MAXP);
+                probed[np++] = k;
+            } else {
+                assert_true(i < np); /* its probe came first */
+                whole[i] = true;
+                MemEntry *e = mem_find(&m, &job.board, true, NULL); /* stored, as a runner's store would */
+                e->has_result = true;
+                e->res = RESULT_PROVEN;
+            }
+        }
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+    assert_int_equal(jt_root_result(t), RESULT_PROVEN);
+    assert_int_equal(g_sim_bad, 0);
+    int spared = 0;
+    for (int i = 0; i < np; i++)
+        spared += !whole[i];
+    assert_true(spared >= 1); /* probed, then proven by a sibling's proof instead of its whole job */
+    jt_free(t);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -1274,6 +1347,7 @@ int main(void)
         cmocka_unit_test(test_probe_black),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
+        cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_fair_n_balance),
         cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_bad_input),

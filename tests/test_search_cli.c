@@ -814,10 +814,11 @@ static void test_mpi_look(void **state)
         snprintf(logname, sizeof logname, "mlook%d.jsonl", k);
         const char *db = dbpath(dbbuf, sizeof dbbuf, name);
         const char *log = path(logname);
-        assert_int_equal(sh("RENJU_JT_EARLY=200 RENJU_JT_EARLY_DN=2000000000 RENJU_JT_PROBE=%d %s opening search "
+        assert_int_equal(sh("RENJU_JT_EARLY=200 RENJU_JT_EARLY_DN=2000000000 RENJU_JT_PROBE=%d RENJU_JT_PROBE_BLACK=%d "
+                            "%s opening search "
                             "\"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 6 --quiet --json --db %s --job-log %s "
                             ">%s 2>%s",
-                            k == 0 ? 0 : 40, MPIRUN, db, log, path("ml.json"), path("ml.err")),
+                            k == 0 ? 0 : 40, k == 0 ? 0 : 40, MPIRUN, db, log, path("ml.json"), path("ml.err")),
                          0);
         char *s = slurp(path("ml.json"));
         long early = json_int(s, "jobs_early");
@@ -896,7 +897,11 @@ int main(void)
     /* A white-to-move root is expanded at once here (composition, W counts): no root reruns (test_jobtree has them). */
     if (setenv("RENJU_JT_ROOT_RERUN", "0", 1))
         return 1;
-    /* The tests here count whole jobs: no probes but in test_probes (test_jobtree has them too). */
+    /*
+     * The tests here count whole jobs: no probes of black's moves but in
+     * test_probes (test_jobtree has them too).  White's moves keep theirs
+     * (RENJU_JT_PROBE_BLACK, test_probes_black): no count here depends on them.
+     */
     if (setenv("RENJU_JT_PROBE", "0", 1))
         return 1;
     const struct CMUnitTest tests[] = {
