@@ -5,7 +5,7 @@
 # database, then prints where the opening stands (4th-move classes proven,
 # W and N_fair bounds, what this run added).  Every proof it adds was checked
 # by the independent checker before it was stored; `renju db verify` re-checks
-# the whole database (about 9 minutes of one core; --threads T shares it out).
+# the whole database (about 11 minutes of one core; --threads T shares it out).
 #
 # Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default D4),
 # RENJU_MAIN_TIME (seconds of search, default 60).
