@@ -244,8 +244,8 @@ typedef struct {
     bool borrow_pass;     /* white's pass first, and its proof tried on white's other moves (Borrowing) */
     int probe_permille;   /* a black move's first job: a probe of this share of its budget (Probes; 0: none) */
     int probe_black_permille; /* the same for a white move's (a black-to-move node below the root; 0: none) */
-    int sim_donors;       /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
-                             (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
+    int sim_donors;           /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
+                                 (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
     int balance; /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
 } JtConfig;
 
