@@ -669,6 +669,12 @@ static bool at_limit(const JobTree *t, const Node *n)
     return n->stones >= t->cfg.max_stones || n->npath >= JT_MAX_PATH - 1;
 }
 
+/* A node's probe share in 1/1000 of its budget: by the side to move (Probes, jobtree.h). */
+static int probe_share(const JobTree *t, const Node *n)
+{
+    return n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
+}
+
 /*
  * A move below the root that gets a probe first, or has had only its probe
  * (Probes, jobtree.h): its whole job comes next, also in a tree resumed with
@@ -676,8 +682,7 @@ static bool at_limit(const JobTree *t, const Node *n)
  */
 static bool probe_first(const JobTree *t, const Node *n)
 {
-    int pm = n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
-    return (pm > 0 || n->st.probed) && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
+    return (probe_share(t, n) > 0 || n->st.probed) && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
 }
 
 /* A node's first budget: job_nodes, times scale for each stone below 6. */
@@ -914,8 +919,7 @@ int jt_next(JobTree *t, JtJob *job)
                 b *= 4;
         job->probe = false;
         if (probe_first(t, n) && !n->st.probed) { /* (no probe where it would be the whole job) */
-            int pm = n->to_move == WHITE ? t->cfg.probe_permille : t->cfg.probe_black_permille;
-            uint64_t pb = b / 1000 * (uint64_t)pm;
+            uint64_t pb = b / 1000 * (uint64_t)probe_share(t, n);
             pb = pb < 1000 ? 1000 : pb;
             job->probe = pb < b;
             b = job->probe ? pb : b;
