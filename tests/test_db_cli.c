@@ -112,16 +112,20 @@ static const char *POS = "B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o
 /* The proof "f5 #1 g5 h9 #1 h8 i9 #0" for black, and a wrong one that omits
  * white's only block g5 ("f5 #0"), as hex; filled by build_hex(). */
 static const char *PROOF_HEX, *BAD_PROOF_HEX;
+/* A longer wrong proof, "f5 #1 g5 a15 #0": a15 is no threat, and it lists no reply to it. */
+static const char *LONG_BAD_PROOF_HEX;
 
 static void build_hex(void)
 {
     /* Compute the hex above from the point numbers, so it cannot drift. */
-    static char good[64], bad[64];
+    static char good[64], bad[64], long_bad[64];
     const Point mv[] = {P("f5"), P("g5"), P("h9"), P("h8"), P("i9")};
     snprintf(good, sizeof good, "524a504601000100%02x0100%02x%02x0100%02x%02x0000", mv[0], mv[1], mv[2], mv[3], mv[4]);
     snprintf(bad, sizeof bad, "524a504601000100%02x0000", mv[0]);
+    snprintf(long_bad, sizeof long_bad, "524a504601000100%02x0100%02x%02x0000", mv[0], mv[1], P("a15"));
     PROOF_HEX = good;
     BAD_PROOF_HEX = bad;
+    LONG_BAD_PROOF_HEX = long_bad;
 }
 
 static void test_missing_and_damaged(void **state)
@@ -367,7 +371,7 @@ static void test_verify_threads(void **state)
     fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
             pos2, PROOF_HEX);
     fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
-            pos3, BAD_PROOF_HEX);
+            pos3, LONG_BAD_PROOF_HEX);
     fprintf(f, "{\"position\":\"%s\",\"attacker\":\"black\",\"result\":\"proven\",\"best\":\"f5\",\"proof\":\"%s\"}\n",
             pos4, BAD_PROOF_HEX);
     fclose(f);
@@ -382,6 +386,14 @@ static void test_verify_threads(void **state)
     const char *f2 = strstr(f1 + 4, "FAIL");
     assert_non_null(f2);
     assert_null(strstr(f2 + 4, "FAIL"));
+    /*
+     * pos4's key comes first, and its proof is the shorter one: so a batch
+     * that judges its longest proofs first (verify_flush) must not report in
+     * that order.  The paths of the failures show which is which.
+     */
+    assert_non_null(strstr(f1, "at [f11]: "));
+    assert_true(strstr(f1, "at [f11]: ") < f2);
+    assert_null(strstr(f2, "at [f11]: "));
     unsigned long long entries = 0;
     const char *v = strstr(one, "verified ");
     assert_non_null(v);
@@ -392,11 +404,23 @@ static void test_verify_threads(void **state)
     char *one_json = strdup(slurp(path("out.txt")));
     assert_non_null(one_json);
     assert_non_null(strstr(one_json, "\"checked\":4,\"failures\":2,"));
-    for (int t = 2; t <= 3; t++) {
-        assert_int_equal(run(path("out.txt"), "db verify --quiet --threads %d --db %s", t, path("vt.lmdb")), 65);
-        assert_string_equal(slurp(path("out.txt")), one);
-        assert_int_equal(run(path("out.txt"), "db verify --quiet --json --threads %d --db %s", t, path("vt.lmdb")), 65);
-        assert_string_equal(slurp(path("out.txt")), one_json);
+    /*
+     * The same on 2 and 3 threads: in one batch (the default holds 4096
+     * entries), and in batches of 7, 3 and 1, where each batch judges its
+     * proofs first and must still report in key order.
+     */
+    const char *batches[] = {NULL, "7", "3", "1"};
+    for (int b = 0; b < 4; b++) {
+        if (batches[b])
+            setenv("RENJU_VERIFY_BATCH", batches[b], 1);
+        for (int t = 2; t <= 3; t++) {
+            assert_int_equal(run(path("out.txt"), "db verify --quiet --threads %d --db %s", t, path("vt.lmdb")), 65);
+            assert_string_equal(slurp(path("out.txt")), one);
+            assert_int_equal(run(path("out.txt"), "db verify --quiet --json --threads %d --db %s", t, path("vt.lmdb")),
+                             65);
+            assert_string_equal(slurp(path("out.txt")), one_json);
+        }
+        unsetenv("RENJU_VERIFY_BATCH");
     }
     free(one);
     free(one_json);

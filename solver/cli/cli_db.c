@@ -227,9 +227,13 @@ static int db_stats_cmd(const CliArgs *a)
  * Each entry is judged by verify_entry(), a pure function of the entry: with
  * --threads T > 1 the entries are read in batches (proofs copied out of the
  * read transaction), judged in parallel, and reported in key order, so the
- * output is the same for any T.
+ * output is the same for any T.  A batch holds VERIFY_BATCH entries (the
+ * tuning knob RENJU_VERIFY_BATCH) or VERIFY_BYTES of proofs, whichever comes
+ * first; its longest proofs are judged first, so that the threads finish a
+ * batch together instead of waiting on one long proof started last.
  */
-enum { VERIFY_BATCH = 256 };
+enum { VERIFY_BATCH = 4096, VERIFY_BATCH_MAX = 65536 };
+#define VERIFY_BYTES ((size_t)64 << 20)
 
 typedef struct {
     DbEntry e;
@@ -239,12 +243,21 @@ typedef struct {
     char why[512];  /* the failure, or "" */
 } VerifyItem;
 
+/* A batch index and its proof's length, sorted longest first, ties by key order. */
+typedef struct {
+    size_t len;
+    int i;
+} VerifyOrder;
+
 typedef struct {
     const CliArgs *a;
     uint64_t entries, checked, failures, unchecked;
     double next_progress;
-    VerifyItem *batch; /* threads > 1 */
-    int n;
+    VerifyItem *batch;  /* threads > 1 */
+    VerifyOrder *order; /* the batch's indices, longest proof first */
+    char *done;         /* judged, per batch index */
+    int n, cap;         /* entries in the batch, and at most */
+    size_t bytes;       /* of proofs copied into the batch */
     bool stopped;
 } VerifyCtx;
 
@@ -324,18 +337,32 @@ static void verify_report(VerifyCtx *v, const VerifyItem *it)
     }
 }
 
+/* Longest proof first; ties by key order. */
+static int verify_order_cmp(const void *x, const void *y)
+{
+    const VerifyOrder *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len > b->len ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
 /* Judge the batch on the threads, then report it in order; a stop leaves the rest unjudged and unreported. */
 static void verify_flush(VerifyCtx *v)
 {
     int n = v->n, nthreads = v->a->threads;
     VerifyItem *batch = v->batch;
-    char done[VERIFY_BATCH];
-    memset(done, 0, sizeof done);
+    VerifyOrder *order = v->order;
+    char *done = v->done;
+    for (int i = 0; i < n; i++) {
+        order[i] = (VerifyOrder){.len = batch[i].proof ? batch[i].e.proof_len : 0, .i = i};
+        done[i] = 0;
+    }
+    qsort(order, (size_t)n, sizeof *order, verify_order_cmp);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
-    for (int i = 0; i < n; i++)
+    for (int k = 0; k < n; k++)
         if (!stop_requested()) {
-            verify_entry(&batch[i]);
-            done[i] = 1;
+            verify_entry(&batch[order[k].i]);
+            done[order[k].i] = 1;
         }
     for (int i = 0; i < n; i++) {
         if (!done[i])
@@ -345,6 +372,7 @@ static void verify_flush(VerifyCtx *v)
         free(batch[i].proof);
     }
     v->n = 0;
+    v->bytes = 0;
 }
 
 static int verify_cb(void *ctx, const DbEntry *e)
@@ -367,8 +395,9 @@ static int verify_cb(void *ctx, const DbEntry *e)
             return RJ_ENOMEM;
         memcpy(it->proof, e->proof, e->proof_len);
         it->e.proof = it->proof;
+        v->bytes += e->proof_len;
     }
-    if (++v->n == VERIFY_BATCH) {
+    if (++v->n == v->cap || v->bytes >= VERIFY_BYTES) {
         verify_flush(v);
         if (v->stopped)
             return RJ_EINTR;
@@ -382,10 +411,21 @@ static int db_verify_cmd(const CliArgs *a)
     int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
     if (rc)
         return rc;
-    VerifyCtx v = { .a = a, .next_progress = clock_now() + 1.0 };
-    if (a->threads > 1 && !(v.batch = calloc(VERIFY_BATCH, sizeof *v.batch))) {
-        db_close(db);
-        return cli_error(EXIT_SOFTWARE, "verify: out of memory");
+    VerifyCtx v = {.a = a, .next_progress = clock_now() + 1.0, .cap = VERIFY_BATCH};
+    const char *vb = getenv("RENJU_VERIFY_BATCH"); /* tuning knob: entries per batch (docs/cli.md) */
+    if (vb && atoi(vb) > 0)
+        v.cap = atoi(vb) < VERIFY_BATCH_MAX ? atoi(vb) : VERIFY_BATCH_MAX;
+    if (a->threads > 1) {
+        v.batch = calloc((size_t)v.cap, sizeof *v.batch);
+        v.order = malloc((size_t)v.cap * sizeof *v.order);
+        v.done = malloc((size_t)v.cap);
+        if (!v.batch || !v.order || !v.done) {
+            free(v.batch);
+            free(v.order);
+            free(v.done);
+            db_close(db);
+            return cli_error(EXIT_SOFTWARE, "verify: out of memory");
+        }
     }
     rc = db_foreach(db, verify_cb, &v);
     if (v.batch && v.n) {
@@ -397,6 +437,8 @@ static int db_verify_cmd(const CliArgs *a)
             rc = RJ_EINTR;
     }
     free(v.batch);
+    free(v.order);
+    free(v.done);
     db_close(db);
     if (rc == RJ_ENOMEM)
         return cli_error(EXIT_SOFTWARE, "verify: out of memory");
