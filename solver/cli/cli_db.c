@@ -227,10 +227,11 @@ static int db_stats_cmd(const CliArgs *a)
  * Each entry is judged by verify_entry(), a pure function of the entry: with
  * --threads T > 1 the entries are read in batches (proofs copied out of the
  * read transaction), judged in parallel, and reported in key order, so the
- * output is the same for any T.  A batch holds VERIFY_BATCH entries (the
- * tuning knob RENJU_VERIFY_BATCH) or VERIFY_BYTES of proofs, whichever comes
- * first; its longest proofs are judged first, so that the threads finish a
- * batch together instead of waiting on one long proof started last.
+ * output is the same for any T.  A batch ends at VERIFY_BATCH entries (the
+ * tuning knob RENJU_VERIFY_BATCH) or once its proofs reach VERIFY_BYTES,
+ * whichever comes first; its longest proofs are judged first, so that the
+ * threads finish a batch together instead of waiting on one long proof
+ * started last.
  */
 enum { VERIFY_BATCH = 4096, VERIFY_BATCH_MAX = 65536 };
 #define VERIFY_BYTES ((size_t)64 << 20)
@@ -413,8 +414,13 @@ static int db_verify_cmd(const CliArgs *a)
         return rc;
     VerifyCtx v = {.a = a, .next_progress = clock_now() + 1.0, .cap = VERIFY_BATCH};
     const char *vb = getenv("RENJU_VERIFY_BATCH"); /* tuning knob: entries per batch (docs/cli.md) */
-    if (vb && atoi(vb) > 0)
-        v.cap = atoi(vb) < VERIFY_BATCH_MAX ? atoi(vb) : VERIFY_BATCH_MAX;
+    if (vb) {
+        /* 1..VERIFY_BATCH_MAX; anything else leaves the default */
+        char *end;
+        long k = strtol(vb, &end, 10);
+        if (end != vb && !*end && k > 0)
+            v.cap = k < VERIFY_BATCH_MAX ? (int)k : VERIFY_BATCH_MAX;
+    }
     if (a->threads > 1) {
         v.batch = calloc((size_t)v.cap, sizeof *v.batch);
         v.order = malloc((size_t)v.cap * sizeof *v.order);
