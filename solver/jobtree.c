@@ -33,9 +33,17 @@ typedef struct {
     MoveClass *cls;            /* the move class of each child (POINT_PASS alone for the pass) */
     uint32_t stamp;
     uint32_t estamp;
+    bool dirty;          /* its numbers are to be recomputed (Updates) */
+    int par0;            /* its first parent (-1: none, the root) */
+    int pext;            /* its other parents: a list in JobTree.pe (-1: none) */
     uint64_t sub_effort; /* a counted root child of goal fair-n: the work of its subtree (Selection) */
     int via;             /* a running leaf of goal fair-n: the counted root child it was picked through */
 } Node;
+
+/* One more parent of a node: a list through JobTree.pe (Updates). */
+typedef struct {
+    int parent, next;
+} ParentLink;
 
 struct JobTree {
     JtConfig cfg;
@@ -48,6 +56,8 @@ struct JobTree {
     uint32_t stamp;
     int running;
     JtStats stats;
+    ParentLink *pe; /* the parents of nodes beyond their first (Node.pext) */
+    int npe, cappe;
     int err; /* a source error met inside an update */
     bool borrowed_now; /* a child was proven by borrowing during this update pass */
 };
@@ -180,6 +190,8 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
     n->status = RESULT_UNKNOWN;
     n->epn = n->edn = 1;
     n->st.best = POINT_NONE;
+    n->dirty = true;
+    n->par0 = n->pext = -1;
     *out = id;
 
     Color winner;
@@ -215,6 +227,52 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
     } else if (rc != RJ_ENOTFOUND) {
         return rc;
     }
+    return 0;
+}
+
+/* ---- updates ---- */
+
+/*
+ * Updates: a pass recomputes only the dirty nodes, those whose own state
+ * changed (a job handed out or ended, an expansion, a proof found for it)
+ * and their ancestors: a node is marked dirty together with all its parents,
+ * so a clean node's subtree has not changed since it was last computed, and
+ * its numbers are still what a recomputation would give.  The tree is a
+ * DAG, so a node keeps all its parents.
+ */
+static void mark_dirty(JobTree *t, int id)
+{
+    Node *n = &t->nodes[id];
+    if (n->dirty)
+        return; /* its ancestors are dirty too */
+    n->dirty = true;
+    if (n->par0 >= 0)
+        mark_dirty(t, n->par0);
+    for (int e = t->nodes[id].pext; e >= 0; e = t->pe[e].next)
+        mark_dirty(t, t->pe[e].parent);
+}
+
+static int add_parent(JobTree *t, int child, int parent)
+{
+    Node *c = &t->nodes[child];
+    if (c->par0 < 0 || c->par0 == parent) {
+        c->par0 = parent;
+        return 0;
+    }
+    for (int e = c->pext; e >= 0; e = t->pe[e].next)
+        if (t->pe[e].parent == parent)
+            return 0;
+    if (t->npe == t->cappe) {
+        int cap = t->cappe ? t->cappe * 2 : 1024;
+        void *np = realloc(t->pe, (size_t)cap * sizeof *t->pe);
+        if (!np)
+            return RJ_ENOMEM;
+        t->pe = np;
+        t->cappe = cap;
+    }
+    t->pe[t->npe].parent = parent;
+    t->pe[t->npe].next = c->pext;
+    c->pext = t->npe++;
     return 0;
 }
 
@@ -274,6 +332,7 @@ static int expand(JobTree *t, int id)
             break;
         Node *c = &t->nodes[cid];
         if (c->phase == PHASE_FRESH && c->st.jobs == 0) {
+            mark_dirty(t, cid); /* new estimates: its other parents too */
             int d = m == POINT_PASS ? 9 : stone_dist(&b, m);
             int e = -1;
             for (int j = 0; j < nest; j++)
@@ -306,12 +365,17 @@ static int expand(JobTree *t, int id)
         free(ch);
         return rc;
     }
+    for (int i = 0; i < nch && rc == 0; i++)
+        rc = add_parent(t, ch[i], id);
     Node *n = &t->nodes[id];
     n->cls = cls;
     n->ch = ch;
     n->nch = nch;
     n->phase = PHASE_EXPANDED;
     t->stats.expanded++;
+    mark_dirty(t, id);
+    if (rc)
+        return rc;
     if (!n->st.expanded && t->src.save) {
         n->st.expanded = true;
         Board sb;
@@ -396,6 +460,7 @@ static void borrow_pass(JobTree *t, int id)
             c->selectable = false;
             t->stats.borrowed++;
             t->borrowed_now = true;
+            mark_dirty(t, n->ch[i]); /* its other parents, and n again */
         } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
             t->err = rc;
         }
@@ -462,9 +527,10 @@ static bool try_siblings(JobTree *t, int pid, int ci)
 static void update(JobTree *t, int id)
 {
     Node *n = &t->nodes[id];
-    if (n->stamp == t->stamp)
+    if (n->stamp == t->stamp || !n->dirty)
         return;
     n->stamp = t->stamp;
+    n->dirty = false; /* now: a change found below during this pass marks it again (Updates) */
     if (n->phase == PHASE_EXPANDED)
         for (int i = 0; i < n->nch; i++)
             update(t, n->ch[i]);
@@ -657,6 +723,7 @@ void jt_free(JobTree *t)
         free(t->nodes[i].st.est);
     }
     free(t->nodes);
+    free(t->pe);
     free(t->slots);
     free(t);
 }
@@ -873,6 +940,7 @@ int jt_next(JobTree *t, JtJob *job)
                     if (try_siblings(t, parent, pi)) {
                         n = &t->nodes[id];
                         n->status = RESULT_PROVEN;
+                        mark_dirty(t, id);
                         id = -1;
                         break;
                     }
@@ -907,6 +975,7 @@ int jt_next(JobTree *t, JtJob *job)
             return RJ_EINTERNAL; /* goal_open said there is work: the flags disagree */
         Node *n = &t->nodes[id];
         n->running = true;
+        mark_dirty(t, id);
         n->via = t->cfg.goal == JT_GOAL_FAIR_N ? via : -1;
         t->running++;
         job->node = id;
@@ -950,6 +1019,7 @@ static void job_ended(JobTree *t, const JtJob *job, uint64_t nodes)
 {
     Node *n = &t->nodes[job->node];
     n->running = false;
+    mark_dirty(t, job->node);
     t->running--;
     if (n->via > 0 && n->via < t->n) {
         Node *v = &t->nodes[n->via];
@@ -1025,6 +1095,33 @@ bool jt_finished(const JobTree *t)
 }
 
 int jt_running(const JobTree *t) { return t->running; }
+
+int jt_check_updates(JobTree *t)
+{
+    typedef struct {
+        ProofNum pn, dn;
+        uint8_t status;
+        bool selectable, count_open;
+    } Kept;
+    int n = t->n;
+    Kept *k = malloc(sizeof *k * (size_t)(n ? n : 1));
+    if (!k)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        const Node *x = &t->nodes[i];
+        k[i] = (Kept){x->pn, x->dn, x->status, x->selectable, x->count_open};
+        t->nodes[i].dirty = true;
+    }
+    update_all(t);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        const Node *x = &t->nodes[i];
+        bad += k[i].pn != x->pn || k[i].dn != x->dn || k[i].status != x->status || k[i].selectable != x->selectable ||
+               k[i].count_open != x->count_open;
+    }
+    free(k);
+    return bad;
+}
 
 Result jt_root_result(const JobTree *t) { return (Result)t->nodes[0].status; }
 

@@ -322,6 +322,13 @@ bool jt_finished(const JobTree *t);
 /* Jobs handed out and not yet reported. */
 int jt_running(const JobTree *t);
 
+/*
+ * For tests: recompute every node from its children, as if all were dirty
+ * (Updates, jobtree.c), and return how many nodes' numbers, status or
+ * flags differ from those the incremental updates kept (-1: out of memory).
+ */
+int jt_check_updates(JobTree *t);
+
 /* The root's status, proof numbers and the counters. */
 Result jt_root_result(const JobTree *t);
 void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn);

@@ -229,6 +229,7 @@ static int run_jobs(JobTree *t, const Script *s, int max, SymKey *keys)
         JtOutcome o;
         run_job(s, &job, &o);
         assert_int_equal(jt_done(t, &job, &o), 0);
+        assert_int_equal(jt_check_updates(t), 0); /* the incremental updates agree with a full one */
         k++;
     }
     return k;
