@@ -252,28 +252,36 @@ static void mark_dirty(JobTree *t, int id)
         mark_dirty(t, t->pe[e].parent);
 }
 
-static int add_parent(JobTree *t, int child, int parent)
+/* Room for `extra` more parent links, so that linking a node's children cannot fail halfway. */
+static int reserve_parents(JobTree *t, int extra)
+{
+    if (t->npe + extra <= t->cappe)
+        return 0;
+    int cap = t->cappe ? t->cappe : 1024;
+    while (cap < t->npe + extra)
+        cap *= 2;
+    void *np = realloc(t->pe, (size_t)cap * sizeof *t->pe);
+    if (!np)
+        return RJ_ENOMEM;
+    t->pe = np;
+    t->cappe = cap;
+    return 0;
+}
+
+/* Parent links: room reserved first (reserve_parents). */
+static void add_parent(JobTree *t, int child, int parent)
 {
     Node *c = &t->nodes[child];
     if (c->par0 < 0 || c->par0 == parent) {
         c->par0 = parent;
-        return 0;
+        return;
     }
     for (int e = c->pext; e >= 0; e = t->pe[e].next)
         if (t->pe[e].parent == parent)
-            return 0;
-    if (t->npe == t->cappe) {
-        int cap = t->cappe ? t->cappe * 2 : 1024;
-        void *np = realloc(t->pe, (size_t)cap * sizeof *t->pe);
-        if (!np)
-            return RJ_ENOMEM;
-        t->pe = np;
-        t->cappe = cap;
-    }
+            return;
     t->pe[t->npe].parent = parent;
     t->pe[t->npe].next = c->pext;
     c->pext = t->npe++;
-    return 0;
 }
 
 /* ---- expansion ---- */
@@ -360,13 +368,15 @@ static int expand(JobTree *t, int id)
         cls[nch] = mc;
         ch[nch++] = cid;
     }
+    if (!rc)
+        rc = reserve_parents(t, nch);
     if (rc) {
         free(cls);
         free(ch);
         return rc;
     }
-    for (int i = 0; i < nch && rc == 0; i++)
-        rc = add_parent(t, ch[i], id);
+    for (int i = 0; i < nch; i++)
+        add_parent(t, ch[i], id);
     Node *n = &t->nodes[id];
     n->cls = cls;
     n->ch = ch;
@@ -374,8 +384,6 @@ static int expand(JobTree *t, int id)
     n->phase = PHASE_EXPANDED;
     t->stats.expanded++;
     mark_dirty(t, id);
-    if (rc)
-        return rc;
     if (!n->st.expanded && t->src.save) {
         n->st.expanded = true;
         Board sb;
@@ -536,6 +544,14 @@ static void update(JobTree *t, int id)
             update(t, n->ch[i]);
     borrow_pass(t, id);
     n = &t->nodes[id];
+    /*
+     * A child dirty again (a borrow below marked it after this pass had
+     * visited it, and the mark stopped at a node still dirty): this node's
+     * numbers from it are stale, so it stays dirty for the next pass.
+     */
+    if (n->phase == PHASE_EXPANDED)
+        for (int i = 0; i < n->nch && !n->dirty; i++)
+            n->dirty = t->nodes[n->ch[i]].dirty;
     bool open_child = false;
     int undecided = 0;
     if (n->phase == PHASE_EXPANDED) {
@@ -1107,13 +1123,15 @@ int jt_check_updates(JobTree *t)
     Kept *k = malloc(sizeof *k * (size_t)(n ? n : 1));
     if (!k)
         return -1;
+    int bad = 0;
+    for (int i = 0; i < n; i++) /* after a pass no node is left dirty */
+        bad += t->nodes[i].dirty;
     for (int i = 0; i < n; i++) {
         const Node *x = &t->nodes[i];
         k[i] = (Kept){x->pn, x->dn, x->status, x->selectable, x->count_open};
         t->nodes[i].dirty = true;
     }
     update_all(t);
-    int bad = 0;
     for (int i = 0; i < n; i++) {
         const Node *x = &t->nodes[i];
         bad += k[i].pn != x->pn || k[i].dn != x->dn || k[i].status != x->status || k[i].selectable != x->selectable ||

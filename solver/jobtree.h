@@ -325,7 +325,8 @@ int jt_running(const JobTree *t);
 /*
  * For tests: recompute every node from its children, as if all were dirty
  * (Updates, jobtree.c), and return how many nodes' numbers, status or
- * flags differ from those the incremental updates kept (-1: out of memory).
+ * flags differ from those the incremental updates kept, plus the nodes they
+ * left dirty (-1: out of memory).
  */
 int jt_check_updates(JobTree *t);
 
