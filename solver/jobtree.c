@@ -248,7 +248,7 @@ static void mark_dirty(JobTree *t, int id)
     n->dirty = true;
     if (n->par0 >= 0)
         mark_dirty(t, n->par0);
-    for (int e = t->nodes[id].pext; e >= 0; e = t->pe[e].next)
+    for (int e = n->pext; e >= 0; e = t->pe[e].next)
         mark_dirty(t, t->pe[e].parent);
 }
 
@@ -544,19 +544,17 @@ static void update(JobTree *t, int id)
             update(t, n->ch[i]);
     borrow_pass(t, id);
     n = &t->nodes[id];
-    /*
-     * A child dirty again (a borrow below marked it after this pass had
-     * visited it, and the mark stopped at a node still dirty): this node's
-     * numbers from it are stale, so it stays dirty for the next pass.
-     */
-    if (n->phase == PHASE_EXPANDED)
-        for (int i = 0; i < n->nch && !n->dirty; i++)
-            n->dirty = t->nodes[n->ch[i]].dirty;
     bool open_child = false;
     int undecided = 0;
     if (n->phase == PHASE_EXPANDED) {
         for (int i = 0; i < n->nch; i++) {
             const Node *c = &t->nodes[n->ch[i]];
+            /*
+             * A child dirty again (a borrow below marked it after this pass had
+             * visited it, and the mark stopped at a node still dirty): this
+             * node's numbers from it are stale, so it stays dirty for the next pass.
+             */
+            n->dirty |= c->dirty;
             if (c->status == RESULT_UNKNOWN) {
                 undecided++;
                 open_child |= c->selectable;

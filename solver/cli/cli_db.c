@@ -241,6 +241,7 @@ typedef struct {
     uint8_t *proof; /* owned copy of e.proof (threads > 1) */
     bool checked;   /* a proof was run through the checker */
     bool unchecked; /* a result without a proof */
+    bool judged;    /* verify_entry ran (threads > 1: a stop can leave it false) */
     char why[512];  /* the failure, or "" */
 } VerifyItem;
 
@@ -256,7 +257,6 @@ typedef struct {
     double next_progress;
     VerifyItem *batch;  /* threads > 1 */
     VerifyOrder *order; /* the batch's indices, longest proof first */
-    char *done;         /* judged, per batch index */
     int n, cap;         /* entries in the batch, and at most */
     size_t bytes;       /* of proofs copied into the batch */
     bool stopped;
@@ -353,20 +353,19 @@ static void verify_flush(VerifyCtx *v)
     int n = v->n, nthreads = v->a->threads;
     VerifyItem *batch = v->batch;
     VerifyOrder *order = v->order;
-    char *done = v->done;
     for (int i = 0; i < n; i++) {
         order[i] = (VerifyOrder){.len = batch[i].proof ? batch[i].e.proof_len : 0, .i = i};
-        done[i] = 0;
+        batch[i].judged = false;
     }
     qsort(order, (size_t)n, sizeof *order, verify_order_cmp);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
     for (int k = 0; k < n; k++)
         if (!stop_requested()) {
             verify_entry(&batch[order[k].i]);
-            done[order[k].i] = 1;
+            batch[order[k].i].judged = true;
         }
     for (int i = 0; i < n; i++) {
-        if (!done[i])
+        if (!batch[i].judged)
             v->stopped = true;
         if (!v->stopped)
             verify_report(v, &batch[i]);
@@ -424,11 +423,9 @@ static int db_verify_cmd(const CliArgs *a)
     if (a->threads > 1) {
         v.batch = calloc((size_t)v.cap, sizeof *v.batch);
         v.order = malloc((size_t)v.cap * sizeof *v.order);
-        v.done = malloc((size_t)v.cap);
-        if (!v.batch || !v.order || !v.done) {
+        if (!v.batch || !v.order) {
             free(v.batch);
             free(v.order);
-            free(v.done);
             db_close(db);
             return cli_error(EXIT_SOFTWARE, "verify: out of memory");
         }
@@ -444,7 +441,6 @@ static int db_verify_cmd(const CliArgs *a)
     }
     free(v.batch);
     free(v.order);
-    free(v.done);
     db_close(db);
     if (rc == RJ_ENOMEM)
         return cli_error(EXIT_SOFTWARE, "verify: out of memory");
