@@ -282,6 +282,7 @@ static void add_parent(JobTree *t, int child, int parent)
     t->pe[t->npe].parent = parent;
     t->pe[t->npe].next = c->pext;
     c->pext = t->npe++;
+    t->stats.links++;
 }
 
 /* ---- expansion ---- */

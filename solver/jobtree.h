@@ -280,6 +280,7 @@ typedef struct {
     uint64_t nodes;          /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */
+    uint64_t links;          /* parent links beyond a node's first: transpositions inside the tree */
     uint64_t expanded;       /* expansions */
     uint64_t composed;       /* inner nodes solved by their children */
     uint64_t compose_failed; /* of those, proofs that could not be composed */
