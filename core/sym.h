@@ -49,6 +49,19 @@ void sym_key(const Board *b, RuleSet rs, SymKey *out);
  */
 void sym_canonical(const Board *b, RuleSet rs, SymKey *out, int *t);
 
+/*
+ * The keys of b's 8 images (transform t in keys[t]): computed once for a
+ * position whose children are canonicalised one after another.
+ */
+void sym_images(const Board *b, RuleSet rs, SymKey keys[NUM_SYMS]);
+
+/*
+ * What sym_canonical gives for the board after b's side to move plays m (a
+ * legal move or POINT_PASS), from keys = sym_images of b: the same key and
+ * transform, for the cost of one stone per image.
+ */
+void sym_canonical_after(const SymKey keys[NUM_SYMS], Color mover, Point m, SymKey *out, int *t);
+
 /* Bit mask (bit t) of the transforms that map the stone set of b onto itself. */
 unsigned sym_stabiliser(const Board *b);
 

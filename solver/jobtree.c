@@ -51,7 +51,7 @@ struct JobTree {
     Board root;
     Node *nodes;
     int n, cap;
-    int *slots; /* hash of node ids by key, -1 empty */
+    uint64_t *slots; /* hash of node ids by key: slot_make(hash, id), 0 empty (The node table) */
     size_t nslots;
     uint32_t stamp;
     int running;
@@ -99,42 +99,60 @@ static ProofNum cap_pn(ProofNum v)
 
 /* ---- the node table ---- */
 
-static uint64_t key_hash(const SymKey *k)
+/*
+ * The node table: open addressing (linear probing, at most half full) over
+ * slots that hold a node's id and 32 bits of its key's hash, so a probe
+ * reads a node only when the hashes agree, and growing rehashes from the
+ * slots alone.  (A 2.8M-node tree is loaded again node by node, each
+ * expansion looking up every child: this is most of a resume's time.)
+ */
+static uint32_t key_hash(const SymKey *k)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < SYMKEY_LEN; i++)
-        h = (h ^ k->b[i]) * 1099511628211ull;
-    return h;
+    uint64_t h = 0;
+    for (int i = 0; i < SYMKEY_LEN; i += 8) {
+        uint64_t w;
+        memcpy(&w, k->b + i, 8);
+        h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+        h ^= h >> 29;
+    }
+    h *= UINT64_C(0xbf58476d1ce4e5b9);
+    return (uint32_t)(h >> 32);
+}
+
+static uint64_t slot_make(uint32_t h, int id) { return (uint64_t)h << 32 | (uint32_t)(id + 1); }
+static uint32_t slot_hash(uint64_t s) { return (uint32_t)(s >> 32); }
+static int slot_id(uint64_t s) { return (int)(uint32_t)s - 1; }
+
+/* Put id (key hash h) into the table s of ns slots. */
+static void slot_put(uint64_t *s, size_t ns, uint32_t h, int id)
+{
+    size_t j = h & (ns - 1);
+    while (s[j])
+        j = (j + 1) & (ns - 1);
+    s[j] = slot_make(h, id);
 }
 
 static int slots_grow(JobTree *t)
 {
     size_t ns = t->nslots ? t->nslots * 2 : 1024;
-    int *s = malloc(ns * sizeof *s);
+    uint64_t *s = calloc(ns, sizeof *s);
     if (!s)
         return RJ_ENOMEM;
-    for (size_t i = 0; i < ns; i++)
-        s[i] = -1;
-    for (int id = 0; id < t->n; id++) {
-        size_t j = key_hash(&t->nodes[id].key) & (ns - 1);
-        while (s[j] >= 0)
-            j = (j + 1) & (ns - 1);
-        s[j] = id;
-    }
+    for (size_t i = 0; i < t->nslots; i++)
+        if (t->slots[i])
+            slot_put(s, ns, slot_hash(t->slots[i]), slot_id(t->slots[i]));
     free(t->slots);
     t->slots = s;
     t->nslots = ns;
     return 0;
 }
 
-static int find_node(const JobTree *t, const SymKey *k)
+static int find_node(const JobTree *t, const SymKey *k, uint32_t h)
 {
-    size_t j = key_hash(k) & (t->nslots - 1);
-    while (t->slots[j] >= 0) {
-        if (!memcmp(t->nodes[t->slots[j]].key.b, k->b, SYMKEY_LEN))
-            return t->slots[j];
-        j = (j + 1) & (t->nslots - 1);
-    }
+    size_t j = h & (t->nslots - 1);
+    for (uint64_t s; (s = t->slots[j]) != 0; j = (j + 1) & (t->nslots - 1))
+        if (slot_hash(s) == h && !memcmp(t->nodes[slot_id(s)].key.b, k->b, SYMKEY_LEN))
+            return slot_id(s);
     return -1;
 }
 
@@ -144,13 +162,18 @@ static uint64_t sub_effort(JobTree *t, int id);
 /*
  * The node for board b (reached from node `parent` by move m; parent -1 for
  * the root): found, or made with its stored result and saved state (and
- * expanded again when it was expanded before).  *out gets its id.
+ * expanded again when it was expanded before).  *out gets its id.  key is
+ * b's canonical key when the caller has it, else NULL.
  */
-static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
+static int get_node(JobTree *t, int parent, Point m, const Board *b, const SymKey *key, int *out)
 {
     SymKey k;
-    sym_canonical(b, t->cfg.rules, &k, NULL);
-    int id = find_node(t, &k);
+    if (key)
+        k = *key;
+    else
+        sym_canonical(b, t->cfg.rules, &k, NULL);
+    uint32_t h = key_hash(&k);
+    int id = find_node(t, &k, h);
     if (id >= 0) {
         *out = id;
         return 0;
@@ -180,10 +203,7 @@ static int get_node(JobTree *t, int parent, Point m, const Board *b, int *out)
         n->path[p->npath] = m;
         n->npath = (uint8_t)(p->npath + 1);
     }
-    size_t j = key_hash(&k) & (t->nslots - 1);
-    while (t->slots[j] >= 0)
-        j = (j + 1) & (t->nslots - 1);
-    t->slots[j] = id;
+    slot_put(t->slots, t->nslots, h, id);
     t->stats.tree_nodes++;
     n->to_move = b->to_move;
     n->stones = board_stone_count(b);
@@ -304,6 +324,9 @@ static int expand(JobTree *t, int id)
     MoveClass all[BOARD_POINTS];
     int k = fifth_move_classes(&b, t->cfg.rules, all);
     bool white = b.to_move == WHITE;
+    Color mover = b.to_move;
+    SymKey imgs[NUM_SYMS]; /* the children's keys come from these */
+    sym_images(&b, t->cfg.rules, imgs);
     Point best = t->nodes[id].st.best;
     int nest = t->nodes[id].st.nest;
     const JtEst *est = t->nodes[id].st.est;
@@ -335,7 +358,9 @@ static int expand(JobTree *t, int id)
             continue;
         }
         int cid;
-        rc = get_node(t, id, m, &b, &cid);
+        SymKey ck;
+        sym_canonical_after(imgs, mover, m, &ck, NULL);
+        rc = get_node(t, id, m, &b, &ck, &cid);
         board_undo(&b);
         if (rc)
             break;
@@ -683,7 +708,7 @@ int jt_create(JobTree **out, const Board *root, const JtConfig *cfg, const JtSou
     int rc = slots_grow(t);
     int id = 0;
     if (!rc)
-        rc = get_node(t, -1, POINT_NONE, root, &id);
+        rc = get_node(t, -1, POINT_NONE, root, NULL, &id);
     /*
      * The root of a goal that counts, or an opening, is expanded at once (a
      * job on it is wasted); so is a white-to-move root of goal win without

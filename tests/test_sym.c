@@ -100,6 +100,59 @@ static void test_group(void **state)
     assert_true(noncommuting);
 }
 
+/* sym_key straight from its definition (sym.h): side to move, rule set, 2 bits per point, the pass byte. */
+static void key_ref(const Board *b, RuleSet rs, SymKey *out)
+{
+    memset(out, 0, sizeof *out);
+    out->b[0] = (uint8_t)b->to_move;
+    out->b[1] = (uint8_t)rs;
+    out->b[SYMKEY_PASS_BYTE] = board_last_move(b) == POINT_PASS;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        out->b[2 + p / 4] |= (uint8_t)(board_at(b, (Point)p) << (2 * (p % 4)));
+}
+
+/* sym_canonical_after agrees with sym_canonical of the board after the move (pass included). */
+static void test_canonical_after(void **state)
+{
+    (void)state;
+    uint64_t s = 7;
+    int passes = 0, moves = 0;
+    for (int round = 0; round < 200; round++) {
+        Board b;
+        board_init(&b);
+        int n = (int)(rng_next(&s) % 30);
+        for (int i = 0; i < n; i++) {
+            Point p;
+            if (rng_next(&s) % 10 == 0)
+                p = POINT_PASS;
+            else
+                do
+                    p = (Point)(rng_next(&s) % BOARD_POINTS);
+                while (board_at(&b, p) != EMPTY);
+            board_play(&b, p);
+        }
+        SymKey imgs[NUM_SYMS];
+        sym_images(&b, RULE_RENJU, imgs);
+        for (int p = 0; p <= BOARD_POINTS; p++) {
+            Point m = p == BOARD_POINTS ? POINT_PASS : (Point)p;
+            if (m != POINT_PASS && board_at(&b, m) != EMPTY)
+                continue;
+            Board a = b;
+            board_play(&a, m);
+            SymKey want, got;
+            int tw, tg;
+            sym_canonical(&a, RULE_RENJU, &want, &tw);
+            sym_canonical_after(imgs, b.to_move, m, &got, &tg);
+            assert_memory_equal(got.b, want.b, SYMKEY_LEN);
+            assert_int_equal(tg, tw);
+            passes += m == POINT_PASS;
+            moves++;
+        }
+    }
+    assert_int_equal(passes, 200);
+    assert_true(moves > 200 * 190);
+}
+
 static void test_canonical_invariant(void **state)
 {
     (void)state;
@@ -119,8 +172,11 @@ static void test_canonical_invariant(void **state)
                 while (board_at(&b, p) != EMPTY);
             board_play(&b, p);
         }
-        SymKey canon, k;
+        SymKey canon, k, ref;
         int t0;
+        sym_key(&b, RULE_RENJU, &k);
+        key_ref(&b, RULE_RENJU, &ref);
+        assert_memory_equal(k.b, ref.b, SYMKEY_LEN);
         sym_canonical(&b, RULE_RENJU, &canon, &t0);
         /* The returned transform maps b onto the canonical frame. */
         Board img;
@@ -143,6 +199,8 @@ static void test_canonical_invariant(void **state)
             }
             /* The canonical key is the minimum over the images. */
             sym_key(&img, RULE_RENJU, &k);
+            key_ref(&img, RULE_RENJU, &ref);
+            assert_memory_equal(k.b, ref.b, SYMKEY_LEN);
             assert_true(memcmp(canon.b, k.b, SYMKEY_LEN) <= 0);
         }
         /* Side to move and rule set are part of the key. */
@@ -302,6 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_canonical_invariant),
+        cmocka_unit_test(test_canonical_after),
         cmocka_unit_test(test_pass_in_key),
         cmocka_unit_test(test_asymmetric_images),
         cmocka_unit_test(test_opening_stabilisers),
