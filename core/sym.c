@@ -130,6 +130,8 @@ void sym_images(const Board *b, RuleSet rs, SymKey keys[NUM_SYMS])
 
 void sym_canonical_after(const SymKey keys[NUM_SYMS], Color mover, Point m, SymKey *out, int *t)
 {
+    assert(mover == keys[0].b[0]);
+    assert(m == POINT_PASS || (m < BOARD_POINTS && !(keys[0].b[2 + m / 4] >> (2 * (m % 4)) & 3)));
     int best_t = 0;
     for (int u = 0; u < NUM_SYMS; u++) {
         SymKey k = keys[u];

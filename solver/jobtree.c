@@ -106,6 +106,8 @@ static ProofNum cap_pn(ProofNum v)
  * slots alone.  (A 2.8M-node tree is loaded again node by node, each
  * expansion looking up every child: this is most of a resume's time.)
  */
+_Static_assert(SYMKEY_LEN % 8 == 0, "key_hash reads the key in 8-byte words");
+
 static uint32_t key_hash(const SymKey *k)
 {
     uint64_t h = 0;
@@ -119,9 +121,9 @@ static uint32_t key_hash(const SymKey *k)
     return (uint32_t)(h >> 32);
 }
 
-static uint64_t slot_make(uint32_t h, int id) { return (uint64_t)h << 32 | (uint32_t)(id + 1); }
+static uint64_t slot_make(uint32_t h, int id) { return (uint64_t)h << 32 | ((uint32_t)id + 1u); }
 static uint32_t slot_hash(uint64_t s) { return (uint32_t)(s >> 32); }
-static int slot_id(uint64_t s) { return (int)(uint32_t)s - 1; }
+static int slot_id(uint64_t s) { return (int)((uint32_t)s - 1u); }
 
 /* Put id (key hash h) into the table s of ns slots. */
 static void slot_put(uint64_t *s, size_t ns, uint32_t h, int id)

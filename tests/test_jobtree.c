@@ -1317,7 +1317,11 @@ static uint64_t pos_hash(const Board *b, uint64_t salt)
 static const char *const g_pool[] = {"h7", "g8", "h9", "j9", "g7", "h10", "j7", "f8", "j10", "g10"};
 enum { POOL_N = sizeof g_pool / sizeof g_pool[0] };
 
-/* A random job, the same for a position in every frame: results, numbers and the pool's estimates. */
+/*
+ * A random job: its result and numbers the same for a position in every
+ * frame, its estimates and best move (pool points) read in the frame of the
+ * node's path.
+ */
 static void run_random(const JtJob *job, JtOutcome *o)
 {
     Board b = node_frame(job);
