@@ -111,6 +111,26 @@ static void key_ref(const Board *b, RuleSet rs, SymKey *out)
         out->b[2 + p / 4] |= (uint8_t)(board_at(b, (Point)p) << (2 * (p % 4)));
 }
 
+/* Fewer than max_moves random moves on empty points from the empty board, one in pass_one_in of them a pass
+ * (unlike test_util.h's random_game: any point, passes included). */
+static Board random_moves(uint64_t *s, int max_moves, int pass_one_in)
+{
+    Board b;
+    board_init(&b);
+    int n = (int)(rng_next(s) % (uint64_t)max_moves);
+    for (int i = 0; i < n; i++) {
+        Point p;
+        if (rng_next(s) % (uint64_t)pass_one_in == 0)
+            p = POINT_PASS;
+        else
+            do
+                p = (Point)(rng_next(s) % BOARD_POINTS);
+            while (board_at(&b, p) != EMPTY);
+        board_play(&b, p);
+    }
+    return b;
+}
+
 /* sym_canonical_after agrees with sym_canonical of the board after the move (pass included). */
 static void test_canonical_after(void **state)
 {
@@ -118,19 +138,7 @@ static void test_canonical_after(void **state)
     uint64_t s = 7;
     int passes = 0, moves = 0;
     for (int round = 0; round < 200; round++) {
-        Board b;
-        board_init(&b);
-        int n = (int)(rng_next(&s) % 30);
-        for (int i = 0; i < n; i++) {
-            Point p;
-            if (rng_next(&s) % 10 == 0)
-                p = POINT_PASS;
-            else
-                do
-                    p = (Point)(rng_next(&s) % BOARD_POINTS);
-                while (board_at(&b, p) != EMPTY);
-            board_play(&b, p);
-        }
+        Board b = random_moves(&s, 30, 10);
         SymKey imgs[NUM_SYMS];
         sym_images(&b, RULE_RENJU, imgs);
         for (int p = 0; p <= BOARD_POINTS; p++) {
@@ -159,19 +167,7 @@ static void test_canonical_invariant(void **state)
     uint64_t s = 42;
     int asymmetric = 0;
     for (int round = 0; round < 300; round++) {
-        Board b;
-        board_init(&b);
-        int n = (int)(rng_next(&s) % 40);
-        for (int i = 0; i < n; i++) {
-            Point p;
-            if (rng_next(&s) % 20 == 0)
-                p = POINT_PASS;
-            else
-                do
-                    p = (Point)(rng_next(&s) % BOARD_POINTS);
-                while (board_at(&b, p) != EMPTY);
-            board_play(&b, p);
-        }
+        Board b = random_moves(&s, 40, 20);
         SymKey canon, k, ref;
         int t0;
         sym_key(&b, RULE_RENJU, &k);
