@@ -359,7 +359,7 @@ static int expand(JobTree *t, int id)
             board_undo(&b);
             continue;
         }
-        int cid;
+        int cid, made = t->n;
         SymKey ck;
         sym_canonical_after(imgs, mover, m, &ck, NULL);
         rc = get_node(t, id, m, &b, &ck, &cid);
@@ -369,6 +369,7 @@ static int expand(JobTree *t, int id)
         Node *c = &t->nodes[cid];
         if (c->phase == PHASE_FRESH && c->st.jobs == 0) {
             mark_dirty(t, cid); /* new estimates: its other parents too */
+            ProofNum opn = c->epn, odn = c->edn;
             int d = m == POINT_PASS ? 9 : stone_dist(&b, m);
             int e = -1;
             for (int j = 0; j < nest; j++)
@@ -391,6 +392,10 @@ static int expand(JobTree *t, int id)
                     is_best |= mc.moves[j] == best;
                 c->epn = is_best ? 1 : d <= 1 ? 2 : d == 2 ? 3 : d == 3 ? 6 : 12;
                 c->edn = 1;
+            }
+            if (cid < made) { /* a transposition: the least of its parents' estimates, in any order */
+                c->epn = opn < c->epn ? opn : c->epn;
+                c->edn = odn < c->edn ? odn : c->edn;
             }
         }
         cls[nch] = mc;

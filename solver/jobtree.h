@@ -60,7 +60,11 @@
  * tree gave a job to every black move, far ones included, before it
  * expanded any (`h8 i9 i7 i8 g7 h7`: 175 of its 219 7th moves, each
  * refuted only after ~4e5 work); with a floor of 1e5 (the CLI's default)
- * the same tree is proven in 4.81e8 work instead of 6.50e8.
+ * the same tree is proven in 4.81e8 work instead of 6.50e8.  A leaf that
+ * several expanded parents reach (a transposition) before its first job or
+ * probe keeps the least pn and the least dn they give it, whichever parent
+ * was expanded first, so a tree rebuilt from its saved state, which expands
+ * the nodes in another order, has the same numbers.
  *
  * Selection.  From the root down: at an OR node the child of least pn, at an
  * AND node the child of least dn (ties: generation order), skipping solved

@@ -1429,6 +1429,217 @@ static void test_random_dag(void **state)
     jt_free(t);
 }
 
+/* ---- the random tree over a store: save and reload ---- */
+
+/* A hashed store of results and states (the random tree outgrows Mem's scan). */
+enum { HS_SLOTS = 1 << 14 };
+
+typedef struct {
+    MemEntry *e; /* HS_SLOTS entries, open addressing; key byte 0 never 0xff, so 0xff marks empty */
+    int n;
+    int composed;
+} HStore;
+
+static void hs_init(HStore *h)
+{
+    h->e = malloc(sizeof *h->e * HS_SLOTS);
+    assert_non_null(h->e);
+    for (int i = 0; i < HS_SLOTS; i++)
+        h->e[i].key.b[0] = 0xff;
+    h->n = 0;
+    h->composed = 0;
+}
+
+static MemEntry *hs_find(HStore *h, const Board *b, bool add, int *t)
+{
+    SymKey k;
+    sym_canonical(b, RULE_RENJU, &k, t);
+    assert_true(k.b[0] != 0xff);
+    uint64_t x = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i < SYMKEY_LEN; i++)
+        x = (x ^ k.b[i]) * UINT64_C(0x100000001b3);
+    for (size_t i = (size_t)(x ^ x >> 29) & (HS_SLOTS - 1);; i = (i + 1) & (HS_SLOTS - 1)) {
+        MemEntry *e = &h->e[i];
+        if (e->key.b[0] == 0xff) {
+            if (!add)
+                return NULL;
+            assert_true(2 * (h->n + 1) < HS_SLOTS);
+            h->n++;
+            memset(e, 0, sizeof *e);
+            e->key = k;
+            return e;
+        }
+        if (!memcmp(e->key.b, k.b, SYMKEY_LEN))
+            return e;
+    }
+}
+
+static void hs_result(HStore *h, const Board *b, Result r)
+{
+    MemEntry *e = hs_find(h, b, true, NULL);
+    e->has_result = true;
+    e->res = r;
+}
+
+static int hs_lookup(void *ctx, const Board *b, Result *res)
+{
+    MemEntry *e = hs_find(ctx, b, false, NULL);
+    if (!e || !e->has_result)
+        return RJ_ENOTFOUND;
+    *res = e->res;
+    return 0;
+}
+
+/* States as mem_load / mem_save keep them (best and estimates in the canonical frame). */
+static int hs_load(void *ctx, const Board *b, JtState *st)
+{
+    int t;
+    MemEntry *e = hs_find(ctx, b, false, &t);
+    if (!e || !e->has_state)
+        return RJ_ENOTFOUND;
+    *st = e->st;
+    st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
+    st->est = NULL;
+    if (st->nest) {
+        st->est = malloc(sizeof *st->est * (size_t)st->nest);
+        assert_non_null(st->est);
+        for (int i = 0; i < st->nest; i++) {
+            st->est[i] = e->est[i];
+            if (st->est[i].mv < BOARD_POINTS)
+                st->est[i].mv = sym_apply(sym_inverse(t), st->est[i].mv);
+        }
+    }
+    return 0;
+}
+
+static int hs_save(void *ctx, const Board *b, const JtState *st)
+{
+    int t;
+    MemEntry *e = hs_find(ctx, b, true, &t);
+    e->has_state = true;
+    e->st = *st;
+    e->st.est = NULL;
+    e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
+    for (int i = 0; i < st->nest; i++) {
+        e->est[i] = st->est[i];
+        if (e->est[i].mv < BOARD_POINTS)
+            e->est[i].mv = sym_apply(t, e->est[i].mv);
+    }
+    return 0;
+}
+
+static int hs_solved(void *ctx, const Board *b, Result r, const JtMoves *m)
+{
+    (void)m;
+    HStore *h = ctx;
+    hs_result(h, b, r);
+    h->composed++;
+    return 0;
+}
+
+/* rnd_borrow's verdict; an accepted proof is stored for the position, as the database does. */
+static int hs_borrow(void *ctx, const Board *b, const Board *donor)
+{
+    int rc = rnd_borrow(ctx, b, donor);
+    if (rc == 0) {
+        Board sb;
+        board_setup_copy(b, &sb);
+        hs_result(ctx, &sb, RESULT_PROVEN);
+    }
+    return rc;
+}
+
+static JtConfig random_cfg(void)
+{
+    return (JtConfig){.goal = JT_GOAL_WIN,
+                      .rules = RULE_RENJU,
+                      .job_nodes = 1000,
+                      .max_stones = 13,
+                      .fail_weight = 100,
+                      .unlisted_pn = 1000,
+                      .rerun = 1,
+                      .rerun_pn = 3,
+                      .borrow_pass = true,
+                      .probe_permille = 40,
+                      .probe_black_permille = 40,
+                      .sim_donors = 3};
+}
+
+/* Up to max random jobs, results stored as the job runner stores them; job keys to keys. */
+static int run_random_jobs(JobTree *t, HStore *h, int max, SymKey *keys)
+{
+    int k = 0;
+    JtJob job;
+    while (k < max && jt_next(t, &job) == 0) {
+        sym_canonical(&job.board, RULE_RENJU, &keys[k], NULL);
+        JtOutcome o;
+        run_random(&job, &o);
+        if (o.result != RESULT_UNKNOWN)
+            hs_result(h, &job.board, o.result);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        k++;
+    }
+    return k;
+}
+
+/*
+ * The random tree saved and reloaded: the tree a new JobTree builds from the
+ * store has the nodes, parent links and numbers of the tree that was saved,
+ * and it goes on with the jobs the uninterrupted run had next.
+ */
+static void test_random_dag_reload(void **state)
+{
+    (void)state;
+    enum { TOTAL = 600, PART = 200 };
+    static SymKey a[TOTAL], b[TOTAL];
+    Board root = pos("h8 i9 i7 i8 g9");
+    JtConfig cfg = random_cfg();
+    HStore h1, h2;
+    hs_init(&h1);
+    hs_init(&h2);
+    JtSource src1 = {&h1, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow};
+    JtSource src2 = {&h2, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src1), 0);
+    assert_int_equal(run_random_jobs(t, &h1, TOTAL, a), TOTAL);
+    jt_free(t);
+
+    /* The same run stopped every PART jobs and taken up by a new tree over the store. */
+    uint64_t links = 0;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src2), 0);
+    for (int done = 0; done < TOTAL; done += PART) {
+        assert_int_equal(run_random_jobs(t, &h2, PART, b + done), PART);
+        if (done + PART == TOTAL)
+            break;
+        JtStats before = *jt_stats(t);
+        ProofNum pn0, dn0, pn1, dn1;
+        jt_root_pn(t, &pn0, &dn0);
+        jt_free(t);
+        assert_int_equal(jt_create(&t, &root, &cfg, &src2), 0);
+        const JtStats *after = jt_stats(t);
+        jt_root_pn(t, &pn1, &dn1);
+        print_message("reloaded after %d jobs: %llu nodes, %llu links -> %llu, %llu; root pn %u dn %u -> %u %u\n",
+                      done + PART, (unsigned long long)before.tree_nodes, (unsigned long long)before.links,
+                      (unsigned long long)after->tree_nodes, (unsigned long long)after->links, (unsigned)pn0,
+                      (unsigned)dn0, (unsigned)pn1, (unsigned)dn1);
+        assert_int_equal(after->tree_nodes, before.tree_nodes);
+        assert_int_equal(after->links, before.links);
+        links = after->links;
+        assert_int_equal(pn1, pn0);
+        assert_int_equal(dn1, dn0);
+        assert_int_equal(jt_check_updates(t), 0);
+    }
+    jt_free(t);
+    int same = 0;
+    while (same < TOTAL && !memcmp(a[same].b, b[same].b, SYMKEY_LEN))
+        same++;
+    print_message("the same jobs as the uninterrupted run: the first %d of %d\n", same, TOTAL);
+    assert_true(links > 10); /* lines transposed before the last reload */
+    assert_int_equal(same, TOTAL);
+    free(h1.e);
+    free(h2.e);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -1483,6 +1694,7 @@ int main(void)
         cmocka_unit_test(test_fair_n_balance),
         cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_random_dag),
+        cmocka_unit_test(test_random_dag_reload),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
