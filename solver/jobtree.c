@@ -1243,3 +1243,56 @@ void jt_root_w(JobTree *t, int *wins_min, int *wins_max)
     const Node *r = &t->nodes[0];
     node_w(t, r, 0, wins_min, wins_max);
 }
+
+/* The transform from node n's frame into the walk's (whose board is walk): -1 when walk is not n's position. */
+static int frame_to(const JobTree *t, const Node *n, const Board *walk)
+{
+    Board nb, wb = *walk;
+    node_board(t, n, &nb);
+    if (board_last_move(&wb) == POINT_PASS)
+        board_setup_copy(walk, &wb);
+    SymKey kn, kw;
+    int tn, tw;
+    sym_canonical(&nb, t->cfg.rules, &kn, &tn);
+    sym_canonical(&wb, t->cfg.rules, &kw, &tw);
+    if (memcmp(kn.b, kw.b, SYMKEY_LEN) != 0)
+        return -1;
+    return sym_compose(sym_inverse(tw), tn);
+}
+
+int jt_line(JobTree *t, JtLineStep *out, int max)
+{
+    Board walk = t->root;
+    int id = 0, k = 0, tr = 0; /* tr: node id's frame -> the walk's (the root's) */
+    while (k < max) {
+        const Node *n = &t->nodes[id];
+        if (n->phase != PHASE_EXPANDED || n->status != RESULT_UNKNOWN)
+            break;
+        int i = pick_child(t, id);
+        if (i < 0)
+            break;
+        Point m = n->cls[i].moves[0];
+        if (m != POINT_PASS)
+            m = sym_apply(tr, m);
+        if (m != POINT_PASS && board_at(&walk, m) != EMPTY)
+            break; /* (cannot happen: the frames agree) */
+        board_play(&walk, m);
+        int cid = n->ch[i];
+        const Node *c = &t->nodes[cid];
+        JtLineStep *o = &out[k++];
+        o->mv = m;
+        o->status = (Result)c->status;
+        o->pn = c->pn;
+        o->dn = c->dn;
+        t->stamp++;
+        o->effort = sub_effort(t, cid);
+        int proven, open;
+        count_children(t, c, &proven, &open);
+        o->open = c->phase == PHASE_EXPANDED ? open - proven : 0;
+        tr = frame_to(t, c, &walk);
+        if (tr < 0)
+            break; /* (cannot happen: the walk's board is the child's position) */
+        id = cid;
+    }
+    return k;
+}

@@ -364,4 +364,23 @@ int jt_root_children(JobTree *t, JtChild *out, int *n);
 /* W bounds of the root itself (black to move: its child classes proven / not disproven). */
 void jt_root_w(JobTree *t, int *wins_min, int *wins_max);
 
+/* One move of the most-proving line (jt_line) and the node it leads to. */
+typedef struct {
+    Point mv; /* in the root's frame; POINT_PASS for white's pass */
+    Result status;
+    ProofNum pn, dn;
+    uint64_t effort; /* work spent in the subtree of the node it leads to (saved totals) */
+    int open;        /* that node's open (unsolved) children; 0 when it is a leaf */
+} JtLineStep;
+
+/*
+ * The most-proving line: the moves the search's selection descends through
+ * from the root (the least pn at black's nodes, the least dn at white's,
+ * white's pass first where Borrowing gives it the first job), to the leaf
+ * the next job would be given, in the root's frame (a node first reached by
+ * a transposition has its own frame; its moves are mapped back).  Up to max
+ * steps to out; returns the count (0: the root is solved or a leaf).
+ */
+int jt_line(JobTree *t, JtLineStep *out, int max);
+
 #endif /* RJ_JOBTREE_H */

@@ -1322,7 +1322,7 @@ enum { POOL_N = sizeof g_pool / sizeof g_pool[0] };
  * frame, its estimates and best move (pool points) read in the frame of the
  * node's path.
  */
-static void run_random(const JtJob *job, JtOutcome *o)
+static void run_random_pool(const JtJob *job, JtOutcome *o, const char *const *pool, int npool)
 {
     Board b = node_frame(job);
     memset(o, 0, sizeof *o);
@@ -1341,8 +1341,8 @@ static void run_random(const JtJob *job, JtOutcome *o)
         return;
     o->pn = 1 + (ProofNum)(h >> 8) % 30;
     o->dn = 1 + (ProofNum)(h >> 16) % 30;
-    for (int i = 0; i < POOL_N; i++) {
-        Point p = pt(g_pool[i]);
+    for (int i = 0; i < npool; i++) {
+        Point p = pt(pool[i]);
         if (board_at(&b, p) != EMPTY)
             continue;
         uint64_t e = pos_hash(&b, 100 + (uint64_t)p);
@@ -1351,6 +1351,8 @@ static void run_random(const JtJob *job, JtOutcome *o)
             o->best = sym_apply(job->sym, p);
     }
 }
+
+static void run_random(const JtJob *job, JtOutcome *o) { run_random_pool(job, o, g_pool, POOL_N); }
 
 static int rnd_lookup(void *ctx, const Board *b, Result *res)
 {
@@ -1582,6 +1584,66 @@ static int run_random_jobs(JobTree *t, HStore *h, int max, SymKey *keys)
     return k;
 }
 
+/* b's canonical key, as the store sees it (the setup position right after a pass). */
+static void store_key(const Board *b, SymKey *k)
+{
+    Board sb = *b;
+    if (board_last_move(b) == POINT_PASS)
+        board_setup_copy(b, &sb);
+    sym_canonical(&sb, RULE_RENJU, k, NULL);
+}
+
+/*
+ * jt_line leads to where the next job goes: on the random tree (without
+ * simulation, which proves a leaf in jt_next itself), the line's moves are legal from the root in
+ * its frame, every step but the last has open children, and when the
+ * line ends at a leaf that never had a job, the next job is that leaf's.
+ * (A leaf that had its job is expanded by jt_next, and the selection starts
+ * again over the new numbers.)
+ */
+static void test_line(void **state)
+{
+    (void)state;
+    /* A root and a pool symmetric about column h: lines meet mirror images of their
+       positions (g8 j9 j8 and g8 g9 j8), nodes whose frame is not the line's. */
+    static const char *const mirror_pool[] = {"g8", "j8", "g9", "j9", "g10", "j10", "g6", "j6", "h10", "h6"};
+    Board root = pos("h8 h9 h7");
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow};
+    JtConfig cfg = random_cfg(); /* borrowing proves many white moves, so lines go below the first */
+    cfg.sim_donors = 0;
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtLineStep line[JT_MAX_PATH];
+    int fresh = 0, longest = 0;
+    for (int k = 0; k < 400; k++) {
+        int n = jt_line(t, line, JT_MAX_PATH);
+        Board b = root;
+        for (int i = 0; i < n; i++) {
+            assert_true(line[i].mv == POINT_PASS || board_at(&b, line[i].mv) == EMPTY);
+            assert_int_equal(line[i].status, RESULT_UNKNOWN);
+            assert_true(i == n - 1 || line[i].open > 0);
+            board_play(&b, line[i].mv);
+        }
+        longest = n > longest ? n : longest;
+        JtJob job;
+        if (jt_next(t, &job) != 0)
+            break;
+        if (n > 0 && line[n - 1].effort == 0) {
+            SymKey kj, kl;
+            sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
+            store_key(&b, &kl);
+            assert_memory_equal(kj.b, kl.b, SYMKEY_LEN);
+            fresh++;
+        }
+        JtOutcome o;
+        run_random_pool(&job, &o, mirror_pool, 10);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+    print_message("line: %d jobs at a fresh leaf the line ended at; longest line %d\n", fresh, longest);
+    assert_true(fresh > 100 && longest >= 3); /* (the random tree is wide: its jobs reach 8 stones) */
+    jt_free(t);
+}
+
 /*
  * The random tree saved and reloaded: the tree a new JobTree builds from the
  * store has the nodes, parent links and numbers of the tree that was saved,
@@ -1695,6 +1757,7 @@ int main(void)
         cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_random_dag),
         cmocka_unit_test(test_random_dag_reload),
+        cmocka_unit_test(test_line),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -177,6 +177,14 @@ static void test_fresh_tree(void **state)
                      0);
     long long before = effort_sum(path("fs1.json"));
     assert_true(before >= 15 * 20000LL);
+    char *line = slurp(path("fs1.json")); /* the open tree's most-proving line starts with one of black's 5th moves */
+    const char *l = strstr(line, "\"line\":[{\"move\":\"");
+    assert_non_null(l);
+    char m5[4] = {0};
+    assert_int_equal(sscanf(l + 17, "%3[a-o0-9]", m5), 1);
+    assert_true(m5[0] >= 'a' && m5[0] <= 'o' && atoi(m5 + 1) >= 1 && atoi(m5 + 1) <= 15);
+    assert_true(strcmp(m5, "h8") && strcmp(m5, "i9") && strcmp(m5, "i7") && strcmp(m5, "i8"));
+    free(line);
     assert_int_equal(RENJU(path("f2.json"), path("f2.err"), "%s --max-jobs 1 --fresh-tree --db %s", args, db), 0);
     char *s = slurp(path("f2.err"));
     assert_non_null(strstr(s, "forgot the saved state of 16 positions")); /* the root and its 15 jobs' nodes */

@@ -231,6 +231,8 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     char pos[POSITION_STR_LEN];
     position_str(root, pos, sizeof pos);
     bool white = root->to_move == WHITE;
+    JtLineStep line[JT_MAX_PATH];
+    int nline = jt_line(t, line, JT_MAX_PATH);
     if (a->json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
@@ -245,6 +247,13 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
                    "\"effort\":%llu}",
                    result_name(c->status), c->wins_min, c->wins_max, c->nchild, c->pn, c->dn,
                    (unsigned long long)c->effort);
+        }
+        printf("],\"line\":[");
+        for (int i = 0; i < nline; i++) {
+            char m[8];
+            printf("%s{\"move\":\"%s\",\"status\":\"%s\",\"pn\":%u,\"dn\":%u,\"work\":%llu,\"open\":%d}", i ? "," : "",
+                   notation_point_str(line[i].mv, m), result_name(line[i].status), line[i].pn, line[i].dn,
+                   (unsigned long long)line[i].effort, line[i].open);
         }
         printf("],");
         if (white)
@@ -292,6 +301,21 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
     }
     if (shown < s.n)
         printf("  (%d classes not searched yet)\n", s.n - shown);
+    if (nline > 0) {
+        /* Where the next job goes: the moves, then the numbers and work below each. */
+        printf("most-proving line:");
+        for (int i = 0; i < nline; i++) {
+            char m[8];
+            printf(" %s", notation_point_str(line[i].mv, m));
+        }
+        printf("\n");
+        for (int i = 0; i < nline; i++) {
+            char m[8];
+            printf("  %2d. %-5s %s to move  pn %u dn %u  work %.3g  open children %d\n", i + 1,
+                   notation_point_str(line[i].mv, m), (board_stone_count(root) + i) % 2 ? "black" : "white", line[i].pn,
+                   line[i].dn, (double)line[i].effort, line[i].open);
+        }
+    }
     printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown, %llu of them ended at the early look), "
            "%.3g work nodes, %llu tree nodes, %llu proofs composed, %llu proven by the pass's proof, %llu by a "
            "sibling's, %.1fs%s\n",
