@@ -185,6 +185,19 @@ static void test_fresh_tree(void **state)
     assert_true(m5[0] >= 'a' && m5[0] <= 'o' && atoi(m5 + 1) >= 1 && atoi(m5 + 1) <= 15);
     assert_true(strcmp(m5, "h8") && strcmp(m5, "i9") && strcmp(m5, "i7") && strcmp(m5, "i8"));
     free(line);
+    /* --sgf: the position and that line as a game record; an unwritable file is an I/O error */
+    assert_int_equal(RENJU(path("fs1.out"), path("fs.err"), "opening status \"I7 i8\" --goal w4 --db %s --sgf %s", db,
+                           path("line.sgf")),
+                     0);
+    char *sgf = slurp(path("line.sgf"));
+    char want[16];
+    snprintf(want, sizeof want, ";B[%c%c]", m5[0], 'a' + 15 - atoi(m5 + 1)); /* SGF rows count from the top */
+    assert_non_null(strstr(sgf, "most-proving line"));
+    assert_non_null(strstr(sgf, want)); /* black's 5th move as the line's first */
+    free(sgf);
+    assert_int_equal(RENJU(path("fs1.out"), path("fs.err"), "opening status \"I7 i8\" --goal w4 --db %s --sgf %s", db,
+                           path("no-such-dir/line.sgf")),
+                     74);
     assert_int_equal(RENJU(path("f2.json"), path("f2.err"), "%s --max-jobs 1 --fresh-tree --db %s", args, db), 0);
     char *s = slurp(path("f2.err"));
     assert_non_null(strstr(s, "forgot the saved state of 16 positions")); /* the root and its 15 jobs' nodes */

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "cli_run.h"
+#include "cli_sgf.h"
 #include "db.h"
 #include "error.h"
 #include "jobpool.h"
@@ -219,12 +220,22 @@ static void class_json(const MoveClass *m)
     putchar(']');
 }
 
-void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
-                   const SearchDb *sd)
+/* --sgf: the position and its most-proving line (no line when the tree is solved). */
+static int line_sgf(const CliArgs *a, JobTree *t, const Board *root, const JtLineStep *line, int n)
+{
+    Point mv[JT_MAX_PATH];
+    for (int i = 0; i < n; i++)
+        mv[i] = line[i].mv;
+    return cli_sgf_export(a->sgf, root, a->rules, BLACK, jt_root_result(t), POINT_NONE, 0, mv, n,
+                          "the opening search's most-proving line");
+}
+
+int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
+                  const SearchDb *sd)
 {
     Standing s;
     if (standing(t, root, &s))
-        return;
+        return cli_error(EXIT_SOFTWARE, "out of memory");
     const JtStats *st = jt_stats(t);
     ProofNum pn, dn;
     jt_root_pn(t, &pn, &dn);
@@ -272,7 +283,7 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
                (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
                interrupted ? "true" : "false");
         free(s.ch);
-        return;
+        return a->sgf ? line_sgf(a, t, root, line, nline) : 0;
     }
     printf("%s (%s to move), goal %s: %s (root pn %u, dn %u)\n", pos, color_name(root->to_move), goal_str(goal),
            result_name(jt_root_result(t)), pn, dn);
@@ -329,6 +340,7 @@ void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal,
                "(a child's stored result has no proof); they are not stored\n",
                (unsigned long long)sd->compose_failed);
     free(s.ch);
+    return a->sgf ? line_sgf(a, t, root, line, nline) : 0;
 }
 
 /*
@@ -633,7 +645,7 @@ static int search_main(int argc, char **argv, bool run)
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd);
+    int sgf_rc = search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd);
     uint64_t rejected = 0;
     for (int i = 0; run && i < nw; i++)
         rejected += runners[i].proofs_failed;
@@ -651,7 +663,7 @@ static int search_main(int argc, char **argv, bool run)
     if (interrupted)
         return cli_error(EXIT_TEMPFAIL, "interrupted: proven results and the search state are stored; "
                                         "the same command resumes");
-    return EXIT_DONE;
+    return sgf_rc ? sgf_rc : EXIT_DONE;
 }
 
 /* One opening's entry of `opening report --json` (one line). */

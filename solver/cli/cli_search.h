@@ -70,9 +70,13 @@ void search_progress(void *ctx, JobTree *t, const JtJob *job, const JtOutcome *o
  */
 void search_progress_end(SearchProgress *p, JobTree *t);
 
-/* The final report on stdout (text or --json): where the root stands, and what this run did. */
-void search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
-                   const SearchDb *sd);
+/*
+ * The final report on stdout (text or --json): where the root stands, and what
+ * this run did; with --sgf FILE the position and its most-proving line are
+ * written there as SGF.  Returns 0 or the exit code of a failed --sgf write.
+ */
+int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
+                  const SearchDb *sd);
 
 /*
  * `renju-mpi opening search ...` on an MPI rank (mpi_search.c; MPI_Init done

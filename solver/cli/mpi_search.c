@@ -494,7 +494,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
     if (frc == RJ_ECONFLICT)
         frc = 0;
     search_progress_end(&pr, t);
-    search_report(a, t, &o->root, o->jc.goal, clock_now() - t0, m.interrupted, &sd);
+    int sgf_rc = search_report(a, t, &o->root, o->jc.goal, clock_now() - t0, m.interrupted, &sd);
     double wall = clock_now() - t0;
     if (!a->quiet) {
         fprintf(stderr, "renju-mpi: %llu proofs re-checked by the master (%s), %llu refused\n",
@@ -521,7 +521,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
     if (m.interrupted || atomic_load(cli_run_stop()))
         return cli_error(EXIT_TEMPFAIL, "interrupted: proven results and the search state are stored; "
                                         "the same command resumes");
-    return EXIT_DONE;
+    return sgf_rc ? sgf_rc : EXIT_DONE;
 }
 
 /* renju-mpi opening search ...: every rank parses the same options; rank 0 is the master. */
