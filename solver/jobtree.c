@@ -1264,9 +1264,11 @@ int jt_line(JobTree *t, JtLineStep *out, int max)
 {
     Board walk = t->root;
     int id = 0, k = 0, tr = 0; /* tr: node id's frame -> the walk's (the root's) */
+    if (!goal_open(t))
+        return 0;
     while (k < max) {
         const Node *n = &t->nodes[id];
-        if (n->phase != PHASE_EXPANDED || n->status != RESULT_UNKNOWN)
+        if (n->phase != PHASE_EXPANDED) /* (a counted node goes on when solved, as jt_next does) */
             break;
         int i = pick_child(t, id);
         if (i < 0)
@@ -1275,7 +1277,7 @@ int jt_line(JobTree *t, JtLineStep *out, int max)
         if (m != POINT_PASS)
             m = sym_apply(tr, m);
         if (m != POINT_PASS && board_at(&walk, m) != EMPTY)
-            break; /* (cannot happen: the frames agree) */
+            return RJ_EINTERNAL; /* the frames disagree: a bug */
         board_play(&walk, m);
         int cid = n->ch[i];
         const Node *c = &t->nodes[cid];
@@ -1291,7 +1293,7 @@ int jt_line(JobTree *t, JtLineStep *out, int max)
         o->open = c->phase == PHASE_EXPANDED ? open - proven : 0;
         tr = frame_to(t, c, &walk);
         if (tr < 0)
-            break; /* (cannot happen: the walk's board is the child's position) */
+            return RJ_EINTERNAL; /* the walk's board is not the child's position: a bug */
         id = cid;
     }
     return k;

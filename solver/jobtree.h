@@ -376,10 +376,13 @@ typedef struct {
 /*
  * The most-proving line: the moves the search's selection descends through
  * from the root (the least pn at black's nodes, the least dn at white's,
- * white's pass first where Borrowing gives it the first job), to the leaf
- * the next job would be given, in the root's frame (a node first reached by
- * a transposition has its own frame; its moves are mapped back).  Up to max
- * steps to out; returns the count (0: the root is solved or a leaf).
+ * white's pass first where Borrowing gives it the first job; under goal w4
+ * and fair-n through counted nodes already solved, as jt_next goes), to the
+ * leaf the next job would be given, in the root's frame (a node first
+ * reached by a transposition has its own frame; its moves are mapped back
+ * and the position checked).  Up to max steps to out; returns the count (0:
+ * the goal is reached or the root is a leaf), or RJ_EINTERNAL when a mapped
+ * move does not lead to its node's position (a bug).
  */
 int jt_line(JobTree *t, JtLineStep *out, int max);
 

@@ -352,6 +352,11 @@ static void test_count_bounds(void **state)
     assert_int_equal(proven, 2);
     assert_int_equal(refuted, 2);
     free(ch);
+    /* The root is proven but W is still open: the most-proving line goes on below it, to a 5th move. */
+    assert_int_equal(jt_root_result(t), RESULT_PROVEN);
+    JtLineStep line[JT_MAX_PATH];
+    assert_int_equal(jt_line(t, line, JT_MAX_PATH), 1);
+    assert_int_equal(line[0].status, RESULT_UNKNOWN);
     /* The next job expands an unknown leaf instead of rerunning it. */
     JtJob job;
     assert_int_equal(jt_next(t, &job), 0);
@@ -1322,7 +1327,7 @@ enum { POOL_N = sizeof g_pool / sizeof g_pool[0] };
  * frame, its estimates and best move (pool points) read in the frame of the
  * node's path.
  */
-static void run_random_pool(const JtJob *job, JtOutcome *o, const char *const *pool, int npool)
+static void run_random(const JtJob *job, JtOutcome *o)
 {
     Board b = node_frame(job);
     memset(o, 0, sizeof *o);
@@ -1341,8 +1346,8 @@ static void run_random_pool(const JtJob *job, JtOutcome *o, const char *const *p
         return;
     o->pn = 1 + (ProofNum)(h >> 8) % 30;
     o->dn = 1 + (ProofNum)(h >> 16) % 30;
-    for (int i = 0; i < npool; i++) {
-        Point p = pt(pool[i]);
+    for (int i = 0; i < POOL_N; i++) {
+        Point p = pt(g_pool[i]);
         if (board_at(&b, p) != EMPTY)
             continue;
         uint64_t e = pos_hash(&b, 100 + (uint64_t)p);
@@ -1351,8 +1356,6 @@ static void run_random_pool(const JtJob *job, JtOutcome *o, const char *const *p
             o->best = sym_apply(job->sym, p);
     }
 }
-
-static void run_random(const JtJob *job, JtOutcome *o) { run_random_pool(job, o, g_pool, POOL_N); }
 
 static int rnd_lookup(void *ctx, const Board *b, Result *res)
 {
@@ -1434,7 +1437,7 @@ static void test_random_dag(void **state)
 /* ---- the random tree over a store: save and reload ---- */
 
 /* A hashed store of results and states (the random tree outgrows Mem's scan). */
-enum { HS_SLOTS = 1 << 14 };
+enum { HS_SLOTS = 1 << 13 };
 
 typedef struct {
     MemEntry *e; /* HS_SLOTS entries, open addressing; key byte 0 never 0xff, so 0xff marks empty */
@@ -1604,10 +1607,7 @@ static void store_key(const Board *b, SymKey *k)
 static void test_line(void **state)
 {
     (void)state;
-    /* A root and a pool symmetric about column h: lines meet mirror images of their
-       positions (g8 j9 j8 and g8 g9 j8), nodes whose frame is not the line's. */
-    static const char *const mirror_pool[] = {"g8", "j8", "g9", "j9", "g10", "j10", "g6", "j6", "h10", "h6"};
-    Board root = pos("h8 h9 h7");
+    Board root = pos("h8 i9 i7 i8 g9");
     JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow};
     JtConfig cfg = random_cfg(); /* borrowing proves many white moves, so lines go below the first */
     cfg.sim_donors = 0;
@@ -1636,11 +1636,126 @@ static void test_line(void **state)
             fresh++;
         }
         JtOutcome o;
-        run_random_pool(&job, &o, mirror_pool, 10);
+        run_random(&job, &o);
         assert_int_equal(jt_done(t, &job, &o), 0);
     }
     print_message("line: %d jobs at a fresh leaf the line ended at; longest line %d\n", fresh, longest);
     assert_true(fresh > 100 && longest >= 3); /* (the random tree is wide: its jobs reach 8 stones) */
+    jt_free(t);
+}
+
+/* ---- a narrow tree with every symmetry: lines through transpositions in other frames ---- */
+
+/* Points around h8 that every symmetry of the board maps among themselves. */
+static const char *const g_sympool[] = {"g7", "h7", "i7", "g8", "i8", "g9", "h9", "i9", "h6", "f8", "j8", "h10"};
+enum { SYMPOOL_N = sizeof g_sympool / sizeof g_sympool[0] };
+
+static bool in_sympool(Point p)
+{
+    for (int i = 0; i < SYMPOOL_N; i++)
+        if (p == pt(g_sympool[i]))
+            return true;
+    return false;
+}
+
+/* Every white stone on a pool point. */
+static bool white_in_pool(const Board *b)
+{
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (board_at(b, (Point)p) == WHITE && !in_sympool((Point)p))
+            return false;
+    return true;
+}
+
+/*
+ * Jobs of the narrow tree (root h8): black wins unless white has played
+ * only pool points (and not passed); the open positions list the pool points
+ * as the promising moves, so the tree goes down lines among them.
+ */
+static void run_sympool(const JtJob *job, JtOutcome *o)
+{
+    Board b = node_frame(job); /* the pool and the root are symmetric: any frame reads the same */
+    memset(o, 0, sizeof *o);
+    o->nodes = job->budget;
+    o->best = POINT_NONE;
+    bool passed = b.stones[0] > b.stones[1] && b.to_move == BLACK;
+    if (b.to_move == BLACK && (passed || !white_in_pool(&b))) {
+        o->result = RESULT_PROVEN;
+        return;
+    }
+    o->result = RESULT_UNKNOWN;
+    uint64_t h = pos_hash(&b, 3);
+    o->pn = 2 + (ProofNum)(h >> 8) % 20;
+    o->dn = 2 + (ProofNum)(h >> 16) % 20;
+    for (int i = 0; i < SYMPOOL_N; i++) {
+        Point p = pt(g_sympool[i]);
+        if (board_at(&b, p) != EMPTY)
+            continue;
+        Board c = b;
+        board_play(&c, p);
+        uint64_t e = pos_hash(&c, 5); /* the same for every image */
+        o->est[o->nest++] = (JtEst){sym_apply(job->sym, p), 1 + (ProofNum)e % 9, 1 + (ProofNum)(e >> 8) % 9};
+    }
+}
+
+/* White's pass proves every white move off the pool (the checker's relevance zone, in effect). */
+static int sympool_borrow(void *ctx, const Board *b, const Board *donor)
+{
+    (void)ctx, (void)donor;
+    return white_in_pool(b) ? RJ_EBADDATA : 0;
+}
+
+/*
+ * jt_line through nodes first reached by another image of the line's
+ * position (h8 g8 g9 h9 and h8 h9 g9 g8 are one node, in frames a
+ * reflection apart; rotations too): every line maps those nodes' moves back
+ * into the root's frame (jt_line checks each step's position and fails
+ * otherwise; the identity, the inverse or the reversed composition in its
+ * place all fail here), and a fresh leaf at a line's end is where the next
+ * job goes.
+ */
+static void test_line_frames(void **state)
+{
+    (void)state;
+    Board root = pos("h8"); /* every symmetry fixes it; white to move */
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, sympool_borrow};
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 1000,
+                    .max_stones = 12,
+                    .unlisted_pn = 1000,
+                    .borrow_pass = true};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    JtLineStep line[JT_MAX_PATH];
+    int fresh = 0, longest = 0;
+    for (int k = 0; k < 1500; k++) {
+        int n = jt_line(t, line, JT_MAX_PATH);
+        assert_true(n >= 0);
+        Board b = root;
+        for (int i = 0; i < n; i++) {
+            assert_true(line[i].mv == POINT_PASS || board_at(&b, line[i].mv) == EMPTY);
+            board_play(&b, line[i].mv);
+        }
+        longest = n > longest ? n : longest;
+        JtJob job;
+        if (jt_next(t, &job) != 0)
+            break;
+        if (n > 0 && line[n - 1].effort == 0) {
+            SymKey kj, kl;
+            sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
+            store_key(&b, &kl);
+            assert_memory_equal(kj.b, kl.b, SYMKEY_LEN);
+            fresh++;
+        }
+        JtOutcome o;
+        run_sympool(&job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+    const JtStats *st = jt_stats(t);
+    print_message("symmetric tree: %d fresh leaves at a line's end, longest line %d, %llu links\n", fresh, longest,
+                  (unsigned long long)st->links);
+    assert_true(fresh > 50 && longest >= 6 && st->links > 10);
     jt_free(t);
 }
 
@@ -1758,6 +1873,7 @@ int main(void)
         cmocka_unit_test(test_random_dag),
         cmocka_unit_test(test_random_dag_reload),
         cmocka_unit_test(test_line),
+        cmocka_unit_test(test_line_frames),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

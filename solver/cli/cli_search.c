@@ -244,6 +244,10 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
     bool white = root->to_move == WHITE;
     JtLineStep line[JT_MAX_PATH];
     int nline = jt_line(t, line, JT_MAX_PATH);
+    if (nline < 0) {
+        fprintf(stderr, "renju: warning: the most-proving line: %s\n", rj_strerror(nline));
+        nline = 0;
+    }
     if (a->json) {
         printf("{\"position\":");
         cli_json_str(stdout, pos);
@@ -323,8 +327,8 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
         for (int i = 0; i < nline; i++) {
             char m[8];
             printf("  %2d. %-5s %s to move  pn %u dn %u  work %.3g  open children %d\n", i + 1,
-                   notation_point_str(line[i].mv, m), (board_stone_count(root) + i) % 2 ? "black" : "white", line[i].pn,
-                   line[i].dn, (double)line[i].effort, line[i].open);
+                   notation_point_str(line[i].mv, m), (root->to_move == BLACK) == (i % 2 == 0) ? "white" : "black",
+                   line[i].pn, line[i].dn, (double)line[i].effort, line[i].open);
         }
     }
     printf("this run: %llu jobs (%llu proven, %llu disproven, %llu unknown, %llu of them ended at the early look), "
