@@ -68,6 +68,37 @@ static int mem_lookup(void *ctx, const Board *b, Result *res)
     return 0;
 }
 
+/* An entry's state for a board whose canonical transform is t (best and estimates back in its frame). */
+static void entry_load(const MemEntry *e, int t, JtState *st)
+{
+    *st = e->st;
+    st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
+    st->est = NULL;
+    if (st->nest) {
+        st->est = malloc(sizeof *st->est * (size_t)st->nest);
+        assert_non_null(st->est);
+        for (int i = 0; i < st->nest; i++) {
+            st->est[i] = e->est[i];
+            if (st->est[i].mv < BOARD_POINTS)
+                st->est[i].mv = sym_apply(sym_inverse(t), st->est[i].mv);
+        }
+    }
+}
+
+/* Keep st in e, best and estimates in the canonical frame (t: the board's canonical transform). */
+static void entry_save(MemEntry *e, int t, const JtState *st)
+{
+    e->has_state = true;
+    e->st = *st;
+    e->st.est = NULL;
+    e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
+    for (int i = 0; i < st->nest; i++) {
+        e->est[i] = st->est[i];
+        if (e->est[i].mv < BOARD_POINTS)
+            e->est[i].mv = sym_apply(t, e->est[i].mv);
+    }
+}
+
 static int mem_load(void *ctx, const Board *b, JtState *st)
 {
     Mem *m = ctx;
@@ -76,17 +107,7 @@ static int mem_load(void *ctx, const Board *b, JtState *st)
     if (!e || !e->has_state)
         return RJ_ENOTFOUND;
     m->loads++;
-    *st = e->st;
-    st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
-    st->est = NULL;
-    if (st->nest) {
-        st->est = malloc(sizeof *st->est * (size_t)st->nest);
-        for (int i = 0; i < st->nest; i++) {
-            st->est[i] = e->est[i];
-            if (st->est[i].mv < BOARD_POINTS)
-                st->est[i].mv = sym_apply(sym_inverse(t), st->est[i].mv);
-        }
-    }
+    entry_load(e, t, st);
     return 0;
 }
 
@@ -97,15 +118,7 @@ static int mem_save(void *ctx, const Board *b, const JtState *st)
     MemEntry *e = mem_find(m, b, true, &t);
     assert_non_null(e);
     m->saves++;
-    e->has_state = true;
-    e->st = *st;
-    e->st.est = NULL;
-    e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
-    for (int i = 0; i < st->nest; i++) {
-        e->est[i] = st->est[i];
-        if (e->est[i].mv < BOARD_POINTS)
-            e->est[i].mv = sym_apply(t, e->est[i].mv);
-    }
+    entry_save(e, t, st);
     return 0;
 }
 
@@ -1495,25 +1508,14 @@ static int hs_lookup(void *ctx, const Board *b, Result *res)
     return 0;
 }
 
-/* States as mem_load / mem_save keep them (best and estimates in the canonical frame). */
+/* States as mem_load / mem_save keep them. */
 static int hs_load(void *ctx, const Board *b, JtState *st)
 {
     int t;
     MemEntry *e = hs_find(ctx, b, false, &t);
     if (!e || !e->has_state)
         return RJ_ENOTFOUND;
-    *st = e->st;
-    st->best = e->st.best < BOARD_POINTS ? sym_apply(sym_inverse(t), e->st.best) : POINT_NONE;
-    st->est = NULL;
-    if (st->nest) {
-        st->est = malloc(sizeof *st->est * (size_t)st->nest);
-        assert_non_null(st->est);
-        for (int i = 0; i < st->nest; i++) {
-            st->est[i] = e->est[i];
-            if (st->est[i].mv < BOARD_POINTS)
-                st->est[i].mv = sym_apply(sym_inverse(t), st->est[i].mv);
-        }
-    }
+    entry_load(e, t, st);
     return 0;
 }
 
@@ -1521,15 +1523,7 @@ static int hs_save(void *ctx, const Board *b, const JtState *st)
 {
     int t;
     MemEntry *e = hs_find(ctx, b, true, &t);
-    e->has_state = true;
-    e->st = *st;
-    e->st.est = NULL;
-    e->st.best = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
-    for (int i = 0; i < st->nest; i++) {
-        e->est[i] = st->est[i];
-        if (e->est[i].mv < BOARD_POINTS)
-            e->est[i].mv = sym_apply(t, e->est[i].mv);
-    }
+    entry_save(e, t, st);
     return 0;
 }
 
@@ -1597,6 +1591,47 @@ static void store_key(const Board *b, SymKey *k)
 }
 
 /*
+ * Up to max jobs of run on t, jt_line checked before each: it is no error,
+ * its moves are legal from root, and when it ends at a leaf that never had a
+ * job, the next job is that leaf's (*fresh counts them; *longest: the longest
+ * line).  open_line: also every step unsolved, and all but the last with open
+ * children.
+ */
+static void run_checking_lines(JobTree *t, const Board *root, void (*run)(const JtJob *, JtOutcome *), int max,
+                               bool open_line, int *fresh, int *longest)
+{
+    JtLineStep line[JT_MAX_PATH];
+    *fresh = *longest = 0;
+    for (int k = 0; k < max; k++) {
+        int n = jt_line(t, line, JT_MAX_PATH);
+        assert_true(n >= 0);
+        Board b = *root;
+        for (int i = 0; i < n; i++) {
+            assert_true(line[i].mv == POINT_PASS || board_at(&b, line[i].mv) == EMPTY);
+            if (open_line) {
+                assert_int_equal(line[i].status, RESULT_UNKNOWN);
+                assert_true(i == n - 1 || line[i].open > 0);
+            }
+            board_play(&b, line[i].mv);
+        }
+        *longest = n > *longest ? n : *longest;
+        JtJob job;
+        if (jt_next(t, &job) != 0)
+            break;
+        if (n > 0 && line[n - 1].effort == 0) {
+            SymKey kj, kl;
+            sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
+            store_key(&b, &kl);
+            assert_memory_equal(kj.b, kl.b, SYMKEY_LEN);
+            ++*fresh;
+        }
+        JtOutcome o;
+        run(&job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+}
+
+/*
  * jt_line leads to where the next job goes: on the random tree (without
  * simulation, which proves a leaf in jt_next itself), the line's moves are legal from the root in
  * its frame, every step but the last has open children, and when the
@@ -1613,32 +1648,8 @@ static void test_line(void **state)
     cfg.sim_donors = 0;
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
-    JtLineStep line[JT_MAX_PATH];
-    int fresh = 0, longest = 0;
-    for (int k = 0; k < 400; k++) {
-        int n = jt_line(t, line, JT_MAX_PATH);
-        Board b = root;
-        for (int i = 0; i < n; i++) {
-            assert_true(line[i].mv == POINT_PASS || board_at(&b, line[i].mv) == EMPTY);
-            assert_int_equal(line[i].status, RESULT_UNKNOWN);
-            assert_true(i == n - 1 || line[i].open > 0);
-            board_play(&b, line[i].mv);
-        }
-        longest = n > longest ? n : longest;
-        JtJob job;
-        if (jt_next(t, &job) != 0)
-            break;
-        if (n > 0 && line[n - 1].effort == 0) {
-            SymKey kj, kl;
-            sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
-            store_key(&b, &kl);
-            assert_memory_equal(kj.b, kl.b, SYMKEY_LEN);
-            fresh++;
-        }
-        JtOutcome o;
-        run_random(&job, &o);
-        assert_int_equal(jt_done(t, &job, &o), 0);
-    }
+    int fresh, longest;
+    run_checking_lines(t, &root, run_random, 400, true, &fresh, &longest);
     print_message("line: %d jobs at a fresh leaf the line ended at; longest line %d\n", fresh, longest);
     assert_true(fresh > 100 && longest >= 3); /* (the random tree is wide: its jobs reach 8 stones) */
     jt_free(t);
@@ -1727,31 +1738,8 @@ static void test_line_frames(void **state)
                     .borrow_pass = true};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
-    JtLineStep line[JT_MAX_PATH];
-    int fresh = 0, longest = 0;
-    for (int k = 0; k < 1500; k++) {
-        int n = jt_line(t, line, JT_MAX_PATH);
-        assert_true(n >= 0);
-        Board b = root;
-        for (int i = 0; i < n; i++) {
-            assert_true(line[i].mv == POINT_PASS || board_at(&b, line[i].mv) == EMPTY);
-            board_play(&b, line[i].mv);
-        }
-        longest = n > longest ? n : longest;
-        JtJob job;
-        if (jt_next(t, &job) != 0)
-            break;
-        if (n > 0 && line[n - 1].effort == 0) {
-            SymKey kj, kl;
-            sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
-            store_key(&b, &kl);
-            assert_memory_equal(kj.b, kl.b, SYMKEY_LEN);
-            fresh++;
-        }
-        JtOutcome o;
-        run_sympool(&job, &o);
-        assert_int_equal(jt_done(t, &job, &o), 0);
-    }
+    int fresh, longest;
+    run_checking_lines(t, &root, run_sympool, 1500, false, &fresh, &longest);
     const JtStats *st = jt_stats(t);
     print_message("symmetric tree: %d fresh leaves at a line's end, longest line %d, %llu links\n", fresh, longest,
                   (unsigned long long)st->links);
