@@ -183,6 +183,25 @@ int db_work_del(Db *db, const void *key, size_t klen);
  * transaction; *n (may be NULL) the number deleted.  0 or an error code. */
 int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n);
 
+/* Callback of db_work_foreach: key and value are valid during the call only; nonzero stops. */
+typedef int (*DbWorkFn)(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen);
+
+/* Call fn for every resume-state key that begins with prefix (plen 0: every key), in key
+ * order inside one read transaction.  Returns 0, fn's nonzero value, or an error code. */
+int db_work_foreach(Db *db, const void *prefix, size_t plen, DbWorkFn fn, void *ctx);
+
+/* One resume-state entry to write (db_work_put_many). */
+typedef struct {
+    const uint8_t *key;
+    size_t klen; /* 1..511 */
+    const uint8_t *val;
+    size_t vlen;
+} DbWorkItem;
+
+/* Put n entries in one transaction (the map grows as needed).  0, RJ_EBADARG (a key's
+ * length; nothing written) or an error code. */
+int db_work_put_many(Db *db, const DbWorkItem *items, size_t n);
+
 /*
  * The stored record under a canonical key (best move in the canonical
  * frame).  Returns 0, RJ_ENOTFOUND, RJ_EBADDATA or an error code.

@@ -319,6 +319,69 @@ int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n)
     return db_map_err(rc);
 }
 
+int db_work_put_many(Db *db, const DbWorkItem *items, size_t n)
+{
+    if (db->rdonly)
+        return RJ_EBADARG;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].klen == 0 || items[i].klen > 511)
+            return RJ_EBADARG;
+    if (n == 0)
+        return 0;
+    pthread_mutex_lock(&db->qlock);
+    int rc;
+    for (int tries = 0;; tries++) {
+        MDB_txn *txn;
+        rc = db_txn_begin(db, 0, &txn);
+        if (rc)
+            break;
+        for (size_t i = 0; i < n && !rc; i++) {
+            MDB_val k = {items[i].klen, (void *)items[i].key}, v = {items[i].vlen, (void *)items[i].val};
+            rc = mdb_put(txn, db->work, &k, &v, 0);
+        }
+        if (rc)
+            db_txn_abort(db, txn);
+        else
+            rc = db_txn_commit(db, txn);
+        if (rc == MDB_MAP_FULL && tries < 40 && db_grow_map(db) == 0)
+            continue;
+        break;
+    }
+    pthread_mutex_unlock(&db->qlock);
+    return db_map_err(rc);
+}
+
+int db_work_foreach(Db *db, const void *prefix, size_t plen, DbWorkFn fn, void *ctx)
+{
+    if (plen > 511)
+        return RJ_EBADARG;
+    MDB_txn *txn;
+    int rc = db_txn_begin(db, MDB_RDONLY, &txn);
+    if (rc)
+        return rc;
+    MDB_cursor *cur;
+    rc = mdb_cursor_open(txn, db->work, &cur);
+    if (!rc) {
+        MDB_val k = {plen, (void *)prefix}, v;
+        MDB_cursor_op op = plen ? MDB_SET_RANGE : MDB_FIRST;
+        while ((rc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
+            op = MDB_NEXT;
+            if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+                break;
+            int r = fn(ctx, k.mv_data, k.mv_size, v.mv_data, v.mv_size);
+            if (r) {
+                mdb_cursor_close(cur);
+                db_txn_abort(db, txn);
+                return r;
+            }
+        }
+        rc = rc == MDB_NOTFOUND ? 0 : rc;
+        mdb_cursor_close(cur);
+    }
+    db_txn_abort(db, txn);
+    return db_map_err(rc);
+}
+
 int db_work_get(Db *db, const void *key, size_t klen, void **val, size_t *vlen)
 {
     *val = NULL;

@@ -26,6 +26,12 @@ static void put_stones(FILE *f, const Board *b, Color c)
         }
 }
 
+static void put_hex(FILE *f, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02x", p[i]);
+}
+
 int dbx_format(const DbEntry *e, char **line)
 {
     Board b;
@@ -62,8 +68,7 @@ int dbx_format(const DbEntry *e, char **line)
     fprintf(f, "\",\"time\":%llu", (unsigned long long)r->time);
     if (e->proof) {
         fputs(",\"proof\":\"", f);
-        for (size_t i = 0; i < e->proof_len; i++)
-            fprintf(f, "%02x", e->proof[i]);
+        put_hex(f, e->proof, e->proof_len);
         fputc('"', f);
     }
     fputc('}', f);
@@ -200,6 +205,7 @@ static int parse_uint(Parser *p, uint64_t *v)
 
 typedef struct {
     char *position, *to_move, *rules, *attacker, *result, *best, *version, *proof;
+    char *work, *value; /* resume-state lines */
     bool best_null;
     uint64_t proof_nodes, proof_depth, nodes, time;
 } Fields;
@@ -208,6 +214,7 @@ static void fields_free(Fields *f)
 {
     free(f->position), free(f->to_move), free(f->rules), free(f->attacker);
     free(f->result), free(f->best), free(f->version), free(f->proof);
+    free(f->work), free(f->value);
 }
 
 /* Parse the object into f; unknown keys are skipped. */
@@ -241,6 +248,8 @@ static int parse_object(Parser *p, Fields *f)
                      : !strcmp(key, "best")           ? &f->best
                      : !strcmp(key, "solver_version") ? &f->version
                      : !strcmp(key, "proof")          ? &f->proof
+                     : !strcmp(key, "work")           ? &f->work
+                     : !strcmp(key, "value")          ? &f->value
                                                       : NULL;
         uint64_t *num = !strcmp(key, "proof_nodes")   ? &f->proof_nodes
                         : !strcmp(key, "proof_depth") ? &f->proof_depth
@@ -306,6 +315,8 @@ static const char *clip(const char *s, char *buf)
     buf[i] = 0;
     return buf;
 }
+
+static int unhex(Parser *p, const char *h, const char *what, uint8_t **out, size_t *n);
 
 int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **proof, size_t *proof_len, char *why,
               size_t whylen)
@@ -387,31 +398,104 @@ int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **pr
         memcpy(r->version, f.version, n + 1);
     }
     if (f.proof) {
-        size_t n = strlen(f.proof);
-        if (n % 2 || n == 0) {
+        if (!f.proof[0] || strlen(f.proof) % 2) {
             perr(&p, "proof hex has odd length");
             goto done;
         }
-        uint8_t *buf = malloc(n / 2);
-        if (!buf) {
-            rc = RJ_ENOMEM;
+        if ((rc = unhex(&p, f.proof, "proof", proof, proof_len)))
             goto done;
-        }
-        for (size_t i = 0; i < n / 2; i++) {
-            int hi = hexval(f.proof[2 * i]), lo = hexval(f.proof[2 * i + 1]);
-            if (hi < 0 || lo < 0) {
-                free(buf);
-                perr(&p, "proof is not hex");
-                goto done;
-            }
-            buf[i] = (uint8_t)(hi << 4 | lo);
-        }
-        *proof = buf;
-        *proof_len = n / 2;
         r->flags = RECORD_HAS_PROOF;
     }
     rc = 0;
 done:
+    fields_free(&f);
+    return rc;
+}
+
+/* ---- resume-state lines ---- */
+
+int dbx_format_work(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char **line)
+{
+    *line = NULL;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return RJ_ENOMEM;
+    fputs("{\"work\":\"", f);
+    put_hex(f, key, klen);
+    fputs("\",\"value\":\"", f);
+    put_hex(f, val, vlen);
+    fputs("\"}", f);
+    if (fclose(f) || !buf) {
+        free(buf);
+        return RJ_ENOMEM;
+    }
+    *line = buf;
+    return 0;
+}
+
+bool dbx_is_work(const char *line)
+{
+    Parser p = {line, NULL, 0};
+    ws(&p);
+    if (*p.s++ != '{')
+        return false;
+    ws(&p);
+    return !strncmp(p.s, "\"work\"", 6);
+}
+
+/* Decode the hex string h into a malloc'd buffer (*out, *n bytes); what names it in errors. */
+static int unhex(Parser *p, const char *h, const char *what, uint8_t **out, size_t *n)
+{
+    size_t len = strlen(h);
+    if (len % 2)
+        return perr(p, "%s hex has odd length", what);
+    uint8_t *buf = malloc(len / 2 + 1);
+    if (!buf)
+        return RJ_ENOMEM;
+    for (size_t i = 0; i < len / 2; i++) {
+        int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            free(buf);
+            return perr(p, "%s is not hex", what);
+        }
+        buf[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *out = buf;
+    *n = len / 2;
+    return 0;
+}
+
+int dbx_parse_work(const char *line, uint8_t **key, size_t *klen, uint8_t **val, size_t *vlen, char *why, size_t whylen)
+{
+    Parser p = {line, why, whylen};
+    Fields f;
+    memset(&f, 0, sizeof f);
+    *key = *val = NULL;
+    *klen = *vlen = 0;
+    int rc = parse_object(&p, &f);
+    if (rc)
+        goto done;
+    rc = RJ_EBADDATA;
+    if (!f.work || !f.value) {
+        perr(&p, "missing key (a state line needs work and value)");
+        goto done;
+    }
+    if ((rc = unhex(&p, f.work, "work key", key, klen)))
+        goto done;
+    if (*klen == 0 || *klen > 511) {
+        rc = perr(&p, "work key of %zu bytes (1..511)", *klen);
+        goto done;
+    }
+    rc = unhex(&p, f.value, "value", val, vlen);
+done:
+    if (rc) {
+        free(*key);
+        free(*val);
+        *key = *val = NULL;
+        *klen = *vlen = 0;
+    }
     fields_free(&f);
     return rc;
 }

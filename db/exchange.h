@@ -25,6 +25,13 @@
  * of the 8 symmetric frames (best move and proof are in that frame) and any
  * key order, and ignores unknown keys (for later additions).
  *
+ * A second kind of line carries one resume state of the "work" sub-database
+ * (db.h; the opening search's saved tree, solver/cli/search_db.h), byte for
+ * byte: {"work":"<key as lower-case hex>","value":"<value as lower-case hex>"}.
+ * "work" must be the first key (that is how a line's kind is told); the key
+ * is 1..511 bytes.  States are resume data, not results: they carry no proof
+ * and nothing proven depends on them.
+ *
  * Thread-safe pure functions; no printing.
  */
 #ifndef RJ_EXCHANGE_H
@@ -47,5 +54,19 @@ int dbx_format(const DbEntry *e, char **line);
  */
 int dbx_parse(const char *line, Board *b, RuleSet *rs, DbRecord *r, uint8_t **proof, size_t *proof_len, char *why,
               size_t whylen);
+
+/* Format one resume state as a line without the newline (*line malloc'd).  0 or RJ_ENOMEM. */
+int dbx_format_work(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char **line);
+
+/* Whether line is a resume-state line (its first key is "work"). */
+bool dbx_is_work(const char *line);
+
+/*
+ * Parse a resume-state line: *key (1..511 bytes) and *val (may be 0 bytes)
+ * malloc'd (caller frees both).  0, RJ_EBADDATA with a one-line reason in
+ * why, or RJ_ENOMEM.
+ */
+int dbx_parse_work(const char *line, uint8_t **key, size_t *klen, uint8_t **val, size_t *vlen, char *why,
+                   size_t whylen);
 
 #endif /* RJ_EXCHANGE_H */

@@ -154,6 +154,139 @@ static void test_deterministic_and_resume(void **state)
     free(c);
 }
 
+/* Count the lines of a file. */
+static long count_lines(const char *p)
+{
+    char *s = slurp(p);
+    long n = 0;
+    for (const char *q = s; *q; q++)
+        n += *q == '\n';
+    free(s);
+    return n;
+}
+
+/*
+ * The saved tree moves to another machine with `db export --states`: results and states
+ * imported into a new database give the same tree, and its next jobs are the ones the
+ * original database runs; the results alone give another search.
+ */
+static void test_states_move(void **state)
+{
+    (void)state;
+    const char *args = "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --quiet --json";
+    const char *st = "opening status \"I7 i8\" --goal w4 --json";
+    char mb[512], nb[512], ob[512];
+    const char *m = dbpath(mb, sizeof mb, "m.lmdb"), *n = dbpath(nb, sizeof nb, "n.lmdb"),
+               *o = dbpath(ob, sizeof ob, "o.lmdb");
+    assert_int_equal(RENJU(path("m1.json"), path("m.err"), "%s --max-jobs 15 --db %s", args, m), 0);
+    assert_int_equal(RENJU(path("m.jsonl"), path("m.err"), "db export --db %s", m), 0);
+    assert_int_equal(RENJU(path("m.states"), path("m.err"), "db export --states --db %s", m), 0);
+    char *e = slurp(path("m.err"));
+    long nstates = count_lines(path("m.states"));
+    assert_true(nstates >= 15); /* a state per node a job ran on, and the root's */
+    char want[64];
+    snprintf(want, sizeof want, "export: %ld search states", nstates);
+    assert_non_null(strstr(e, want));
+    free(e);
+    char *t = slurp(path("m.states"));
+    assert_true(!strncmp(t, "{\"work\":\"6a74313a", 17)); /* "jt1:" */
+    free(t);
+    assert_int_equal(sh("cat %s %s > %s", path("m.jsonl"), path("m.states"), path("all.jsonl")), 0);
+    assert_int_equal(RENJU(path("i.json"), path("i.err"), "db import %s --db %s --json", path("all.jsonl"), n), 0);
+    char *s = slurp(path("i.json"));
+    assert_int_equal(json_int(s, "states"), nstates);
+    assert_int_equal(json_int(s, "states_kept"), 0);
+    assert_int_equal(json_int(s, "bad"), 0);
+    free(s);
+    assert_int_equal(RENJU(path("ds.json"), path("s.err"), "db stats --json --db %s", n), 0);
+    s = slurp(path("ds.json"));
+    assert_int_equal(json_int(s, "states"), nstates);
+    free(s);
+    assert_int_equal(RENJU(path("ms.json"), path("s.err"), "%s --db %s", st, m), 0);
+    assert_int_equal(RENJU(path("ns.json"), path("s.err"), "%s --db %s", st, n), 0);
+    char *a = slurp(path("ms.json")), *b = slurp(path("ns.json"));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* importing the states again keeps the stored ones (as much work), and the tree is the same */
+    assert_int_equal(RENJU(path("i2.json"), path("i.err"), "db import %s --db %s --json", path("m.states"), n), 0);
+    s = slurp(path("i2.json"));
+    assert_int_equal(json_int(s, "states"), 0);
+    assert_int_equal(json_int(s, "states_kept"), nstates);
+    free(s);
+    /* the next 25 jobs: the same from the imported tree, another search from the results alone */
+    assert_int_equal(RENJU(path("o.json"), path("o.err"), "db import %s --db %s --quiet", path("m.jsonl"), o), 0);
+    assert_int_equal(RENJU(path("m2.json"), path("m.err"), "%s --max-jobs 25 --db %s", args, m), 0);
+    assert_int_equal(RENJU(path("n2.json"), path("n.err"), "%s --max-jobs 25 --db %s", args, n), 0);
+    assert_int_equal(RENJU(path("o2.json"), path("o.err"), "%s --max-jobs 25 --db %s", args, o), 0);
+    a = tree_part(path("m2.json"));
+    b = tree_part(path("n2.json"));
+    char *c = tree_part(path("o2.json"));
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Bad state lines: a clear message each, counted as bad (exit 65); --states only with export. */
+static void test_states_bad(void **state)
+{
+    (void)state;
+    const char *m = path("sb.lmdb");
+    char mb[512];
+    snprintf(mb, sizeof mb, "%s", m);
+    assert_int_equal(RENJU(path("sb.json"), path("sb.err"),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 2 --quiet --db %s", mb),
+                     0);
+    assert_int_equal(RENJU(path("sb.states"), path("sb.err"), "db export --states --db %s", mb), 0);
+    char *good = slurp(path("sb.states"));
+    char *nl = strchr(good, '\n');
+    assert_non_null(nl);
+    *nl = 0;
+    const char *v = strstr(good, "\",\"value\":\"");
+    assert_non_null(v);
+    size_t klen = (size_t)(v - good) - 9; /* hex digits of the key */
+    FILE *f = fopen(path("bad.states"), "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n", good);                                                    /* 1: good */
+    fprintf(f, "{\"work\":\"6a74313\",\"value\":\"00\"}\n");                     /* 2: odd hex */
+    fprintf(f, "{\"work\":\"7a7a\",\"value\":\"00\"}\n");                        /* 3: a kind not known */
+    fprintf(f, "{\"work\":\"%.*s\",\"value\":\"0000\"}\n", (int)klen, good + 9); /* 4: short value */
+    fprintf(f, "{\"work\":\"%.*s00\",\"value\":\"00\"}\n", (int)klen, good + 9); /* 5: long key */
+    fprintf(f, "{\"work\":\"%.*s\"}\n", (int)klen, good + 9);                    /* 6: no value */
+    /* 7: rule byte 0xff: not a position's key */
+    fprintf(f, "{\"work\":\"6a74313a01ff%.*s\",\"value\":\"%s\n", (int)klen - 12, good + 21, v + 11);
+    /* 8, 9: one white stone on a1, then on o15 (black to move, attacker black): images of each
+     * other under a half turn, so one key is the canonical one and the other is not */
+    char rules[3] = {good[19], good[20], 0}, body[2][125];
+    for (int i = 0; i < 2; i++) {
+        memset(body[i], '0', 124);
+        body[i][124] = 0;
+        body[i][i ? 2 * 56 + 1 : 1] = '2';
+    }
+    for (int i = 0; i < 2; i++)
+        fprintf(f, "{\"work\":\"6a74313a01%s%s01\",\"value\":\"%040dff00\"}\n", rules, body[i], 0);
+    fclose(f);
+    free(good);
+    assert_int_equal(
+        RENJU(path("bi.json"), path("bi.err"), "db import %s --db %s --json", path("bad.states"), path("bi.lmdb")), 65);
+    char *s = slurp(path("bi.json")), *e = slurp(path("bi.err"));
+    assert_int_equal(json_int(s, "states"), 2);
+    assert_int_equal(json_int(s, "bad"), 7);
+    assert_non_null(strstr(e, "line 2: work key hex has odd length"));
+    assert_non_null(strstr(e, "line 3: a search state of a kind this version does not know"));
+    assert_non_null(strstr(e, "line 4: the state has the wrong length"));
+    assert_non_null(strstr(e, "line 5: a jt1: key has the wrong length"));
+    assert_non_null(strstr(e, "line 6: missing key (a state line needs work and value)"));
+    assert_non_null(strstr(e, "line 7: the key is not a position with attacker black"));
+    assert_true((strstr(e, "line 8: the key is not canonical") != NULL) !=
+                (strstr(e, "line 9: the key is not canonical") != NULL));
+    free(s);
+    free(e);
+    assert_int_equal(RENJU(path("x.out"), path("x.err"), "db stats --states --db %s", mb), 64);
+}
+
 /* The sum of every "effort" of a status JSON: the work the saved tree records. */
 static long long effort_sum(const char *p)
 {
@@ -938,6 +1071,8 @@ int main(void)
         cmocka_unit_test(test_kill9_resumes),
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_fresh_tree),
+        cmocka_unit_test(test_states_move),
+        cmocka_unit_test(test_states_bad),
         cmocka_unit_test(test_total_nodes),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_report),

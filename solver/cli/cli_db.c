@@ -26,6 +26,7 @@
 #include "notation.h"
 #include "proof.h"
 #include "rules.h"
+#include "search_db.h"
 #include "sym.h"
 
 /* True once a signal asked the command to stop; db_foreach callbacks then return RJ_EINTR. */
@@ -176,6 +177,13 @@ int cmd_query(int argc, char **argv)
 
 /* ---- db stats ---- */
 
+static int count_state_cb(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
+{
+    (void)key, (void)klen, (void)val, (void)vlen;
+    ++*(uint64_t *)ctx;
+    return 0;
+}
+
 static int db_stats_cmd(const CliArgs *a)
 {
     Db *db;
@@ -183,7 +191,10 @@ static int db_stats_cmd(const CliArgs *a)
     if (rc)
         return rc;
     DbStats st;
+    uint64_t states = 0;
     rc = db_stats(db, &st);
+    if (!rc)
+        rc = db_work_foreach(db, NULL, 0, count_state_cb, &states);
     db_close(db);
     if (rc)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
@@ -203,7 +214,7 @@ static int db_stats_cmd(const CliArgs *a)
                 printf("%s\"%s\"", k++ ? "," : "", ruleset_name((RuleSet)i));
         printf("],\"creator\":");
         cli_json_str(stdout, st.creator);
-        printf(",\"created\":%llu}\n", (unsigned long long)st.created);
+        printf(",\"created\":%llu,\"states\":%llu}\n", (unsigned long long)st.created, (unsigned long long)states);
     } else {
         printf("database:     %s (schema %u, created by %s)\n", cli_db_path(a), st.schema, st.creator);
         printf("entries:      %llu (proven %llu, disproven %llu, unknown %llu, malformed %llu)\n",
@@ -212,6 +223,8 @@ static int db_stats_cmd(const CliArgs *a)
         printf("proofs:       %llu (%llu bytes)\n", (unsigned long long)st.proofs, (unsigned long long)st.proof_bytes);
         printf("file:         %llu bytes (map %llu bytes)\n", (unsigned long long)st.file_bytes,
                (unsigned long long)st.map_bytes);
+        printf("states:       %llu (the opening search's saved tree: db export --states)\n",
+               (unsigned long long)states);
         printf("rule sets:   ");
         for (int i = 0; i < 3; i++)
             if (st.rules_mask >> i & 1)
@@ -588,7 +601,22 @@ static int export_cb(void *ctx, const DbEntry *e)
     return 0;
 }
 
-static int db_export_cmd(const CliArgs *a)
+static int export_state_cb(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
+{
+    ExportCtx *x = ctx;
+    char *line;
+    if (stop_requested())
+        return RJ_EINTR;
+    if (dbx_format_work(key, klen, val, vlen, &line))
+        return RJ_ENOMEM;
+    fputs(line, x->f);
+    fputc('\n', x->f);
+    free(line);
+    x->lines++;
+    return 0;
+}
+
+static int db_export_cmd(const CliArgs *a, bool states)
 {
     Db *db;
     int rc = cli_db_open(cli_db_path(a), DB_RDONLY, &db);
@@ -602,7 +630,7 @@ static int db_export_cmd(const CliArgs *a)
             return cli_error(EXIT_IOERR, "export: %s: %s", a->pos[1], strerror(errno));
         }
     }
-    rc = db_foreach(db, export_cb, &x);
+    rc = states ? db_work_foreach(db, NULL, 0, export_state_cb, &x) : db_foreach(db, export_cb, &x);
     db_close(db);
     bool stopped = rc == RJ_EINTR;
     if (stopped)
@@ -614,11 +642,68 @@ static int db_export_cmd(const CliArgs *a)
         return cli_error(EXIT_IOERR, "export: %s", rj_strerror(rc));
     if (werr)
         return cli_error(EXIT_IOERR, "export: write error");
+    const char *what = states ? "search states" : "entries";
     if (!a->quiet)
-        fprintf(stderr, "export: %llu entries\n", (unsigned long long)x.lines);
+        fprintf(stderr, "export: %llu %s\n", (unsigned long long)x.lines, what);
     if (stopped)
-        return cli_error(EXIT_TEMPFAIL, "export: interrupted after %llu entries", (unsigned long long)x.lines);
+        return cli_error(EXIT_TEMPFAIL, "export: interrupted after %llu %s", (unsigned long long)x.lines, what);
     return x.bad ? EXIT_DATAERR : EXIT_DONE;
+}
+
+/* Resume states read by import, written STATE_BATCH at a time (one transaction each). */
+enum { STATE_BATCH = 4096 };
+
+typedef struct {
+    DbWorkItem item[STATE_BATCH];
+    uint8_t *key[STATE_BATCH], *val[STATE_BATCH];
+    size_t n;
+    uint64_t imported, kept;
+} StateBatch;
+
+/* Write the batch (db NULL: drop it) and free its buffers. */
+static int state_flush(Db *db, StateBatch *sb)
+{
+    int rc = db ? db_work_put_many(db, sb->item, sb->n) : 0;
+    if (!rc)
+        sb->imported += sb->n;
+    for (size_t i = 0; i < sb->n; i++)
+        free(sb->key[i]), free(sb->val[i]);
+    sb->n = 0;
+    return rc;
+}
+
+/*
+ * One state line: RJ_EBADDATA (why filled) when it is malformed or not a
+ * state this version knows; a state already stored with at least as much
+ * work is kept (sb->kept).  The line's buffers pass to sb.
+ */
+static int import_state(Db *db, const char *line, StateBatch *sb, char *why, size_t whylen)
+{
+    uint8_t *key, *val;
+    size_t klen, vlen;
+    int rc = dbx_parse_work(line, &key, &klen, &val, &vlen, why, whylen);
+    if (rc)
+        return rc;
+    rc = search_db_check_state(key, klen, val, vlen, why, whylen);
+    if (rc == RJ_ENOTFOUND) {
+        snprintf(why, whylen, "a search state of a kind this version does not know");
+        rc = RJ_EBADDATA;
+    }
+    void *old = NULL;
+    size_t olen = 0;
+    if (!rc && db_work_get(db, key, klen, &old, &olen) == 0 &&
+        search_db_state_effort(old, olen) >= search_db_state_effort(val, vlen)) {
+        sb->kept++;
+        rc = 1;
+    }
+    free(old);
+    if (rc) {
+        free(key), free(val);
+        return rc == 1 ? 0 : rc;
+    }
+    sb->key[sb->n] = key, sb->val[sb->n] = val;
+    sb->item[sb->n] = (DbWorkItem){key, klen, val, vlen};
+    return ++sb->n == STATE_BATCH ? state_flush(db, sb) : 0;
 }
 
 static int db_import_cmd(const CliArgs *a)
@@ -643,6 +728,13 @@ static int db_import_cmd(const CliArgs *a)
     ssize_t n;
     uint64_t lineno = 0, ok = 0, bad = 0, conflicts = 0;
     int err = 0;
+    StateBatch *sb = calloc(1, sizeof *sb);
+    if (!sb) {
+        db_close(db);
+        if (f != stdin)
+            fclose(f);
+        return cli_error(EXIT_SOFTWARE, "import: out of memory");
+    }
     double next = clock_now() + 1.0;
     while (!stop_requested() && (n = getline(&line, &cap, f)) >= 0) { /* a signal ends a blocked getline */
         lineno++;
@@ -654,8 +746,10 @@ static int db_import_cmd(const CliArgs *a)
         uint8_t *proof;
         size_t plen;
         char why[256];
-        rc = dbx_parse(line, &b, &rs, &r, &proof, &plen, why, sizeof why);
-        if (rc == 0) {
+        bool state = dbx_is_work(line);
+        rc = state ? import_state(db, line, sb, why, sizeof why)
+                   : dbx_parse(line, &b, &rs, &r, &proof, &plen, why, sizeof why);
+        if (rc == 0 && !state) {
             DbRecord old;
             if (db_get(db, &b, rs, r.attacker, &old) == 0 && old.result != RESULT_UNKNOWN &&
                 r.result != RESULT_UNKNOWN && old.result != r.result) {
@@ -681,7 +775,7 @@ static int db_import_cmd(const CliArgs *a)
         } else if (rc) {
             err = rc;
             break;
-        } else {
+        } else if (!state) {
             ok++;
         }
         if (!a->quiet && clock_now() > next) {
@@ -692,6 +786,11 @@ static int db_import_cmd(const CliArgs *a)
     free(line);
     if (f != stdin)
         fclose(f);
+    rc = state_flush(err ? NULL : db, sb);
+    if (!err)
+        err = rc;
+    uint64_t states = sb->imported, kept = sb->kept;
+    free(sb);
     if (!err) {
         rc = db_flush(db);
         if (rc == RJ_ECONFLICT)
@@ -704,8 +803,15 @@ static int db_import_cmd(const CliArgs *a)
         return cli_error(cli_exit_code(err) == EXIT_SOFTWARE ? EXIT_SOFTWARE : EXIT_IOERR, "import: %s",
                          err > 0 ? strerror(err) : rj_strerror(err));
     if (a->json)
-        printf("{\"lines\":%llu,\"imported\":%llu,\"bad\":%llu,\"conflicts\":%llu}\n", (unsigned long long)lineno,
-               (unsigned long long)ok, (unsigned long long)bad, (unsigned long long)conflicts);
+        printf("{\"lines\":%llu,\"imported\":%llu,\"bad\":%llu,\"conflicts\":%llu,\"states\":%llu,"
+               "\"states_kept\":%llu}\n",
+               (unsigned long long)lineno, (unsigned long long)ok, (unsigned long long)bad,
+               (unsigned long long)conflicts, (unsigned long long)states, (unsigned long long)kept);
+    else if (states || kept)
+        printf("imported %llu entries and %llu search states (%llu bad lines, %llu contradictions; %llu states "
+               "kept: the database's had as much work)\n",
+               (unsigned long long)ok, (unsigned long long)states, (unsigned long long)bad,
+               (unsigned long long)conflicts, (unsigned long long)kept);
     else
         printf("imported %llu entries (%llu bad lines, %llu contradictions)\n", (unsigned long long)ok,
                (unsigned long long)bad, (unsigned long long)conflicts);
@@ -726,11 +832,18 @@ int cmd_db(int argc, char **argv)
             return cli_error(EXIT_USAGE, "unknown --format '%s' (jsonl, renlib)", format);
         return cli_db_renlib(argc, argv); /* cli_renlib.c */
     }
+    int states = cli_take_opt(&argc, argv, "states", false, NULL);
+    if (states > 1)
+        return states;
     CliArgs a;
     if ((rc = cli_parse(argc, argv, &a)))
         return rc;
     if (a.npos < 1)
-        return cli_error(EXIT_USAGE, "usage: renju db stats|verify|merge OUT IN...|export [FILE]|import FILE [--db PATH]");
+        return cli_error(EXIT_USAGE,
+                         "usage: renju db stats|verify|merge OUT IN...|export [FILE] [--states]|import FILE "
+                         "[--db PATH]");
+    if (states == 1 && strcmp(a.pos[0], "export"))
+        return cli_error(EXIT_USAGE, "--states goes with db export only");
     const char *sub = a.pos[0];
     if (strcmp(sub, "stats"))
         cli_run_signals(); /* the long subcommands stop cleanly: 75 */
@@ -741,7 +854,7 @@ int cmd_db(int argc, char **argv)
     if (!strcmp(sub, "merge"))
         return db_merge_cmd(&a);
     if (!strcmp(sub, "export"))
-        return db_export_cmd(&a);
+        return db_export_cmd(&a, states == 1);
     if (!strcmp(sub, "import"))
         return db_import_cmd(&a);
     return cli_error(EXIT_USAGE, "unknown db subcommand '%s' (stats, verify, merge, export, import)", sub);

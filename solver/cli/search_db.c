@@ -1,6 +1,7 @@
 /* search_db.c - see search_db.h. */
 #include "search_db.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,46 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
     v[21] = (uint8_t)((st->expanded ? 1 : 0) | (st->probed ? 2 : 0));
     return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
+}
+
+uint64_t search_db_state_effort(const uint8_t *val, size_t vlen) { return vlen >= 8 ? get_le(val, 8) : 0; }
+
+int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char *why, size_t whylen)
+{
+    if (klen < 4 || memcmp(key, "jt1:", 4))
+        return RJ_ENOTFOUND;
+    const char *bad = NULL;
+    DbKey dk, ck;
+    Board b;
+    RuleSet rs;
+    Color att;
+    int t;
+    if (klen != WKEY_LEN) {
+        bad = "a jt1: key has the wrong length";
+    } else {
+        memcpy(dk.b, key + 4, DB_KEY_LEN);
+        if (db_key_decode(&dk, &b, &rs, &att) || att != BLACK)
+            bad = "the key is not a position with attacker black";
+        else if (db_key(&b, rs, BLACK, &ck, &t), memcmp(ck.b, dk.b, DB_KEY_LEN))
+            bad = "the key is not canonical";
+    }
+    if (!bad && (vlen < STATE_LEN || (vlen - STATE_LEN) % EST_LEN || (vlen - STATE_LEN) / EST_LEN > JT_MAX_EST))
+        bad = "the state has the wrong length";
+    if (!bad && ((val[20] != POINT_NONE && (val[20] >= BOARD_POINTS || board_at(&b, val[20]) != EMPTY)) ||
+                 (val[21] & ~3) || get_le(val + 12, 4) > PN_INF || get_le(val + 16, 4) > PN_INF))
+        bad = "the state's best move, flags or proof numbers are out of range";
+    for (size_t i = 0; !bad && i < (vlen - STATE_LEN) / EST_LEN; i++) {
+        const uint8_t *e = val + STATE_LEN + i * EST_LEN;
+        if ((e[0] != POINT_PASS && (e[0] >= BOARD_POINTS || board_at(&b, e[0]) != EMPTY)) ||
+            get_le(e + 1, 4) > PN_INF || get_le(e + 5, 4) > PN_INF)
+            bad = "an estimate's move or proof numbers are out of range";
+    }
+    if (bad) {
+        if (why && whylen)
+            snprintf(why, whylen, "%s", bad);
+        return RJ_EBADDATA;
+    }
+    return 0;
 }
 
 /*
