@@ -13,6 +13,9 @@
 #   3. scripts/openings-md.py results/openings.json results/openings.md;
 #   4. scripts/plot-openings.py (needs Debian's python3-matplotlib, run with
 #      /usr/bin/python3); skipped with a note when matplotlib is missing.
+# Work figures (an opening's and each 4th-move class's) keep the larger of the
+# new one and the one results/openings.json had: a tree rebuilt from results
+# alone on a new machine records no work until its jobs run.
 # The binary is $RENJU, else build/renju (built with scripts/build.sh if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,9 +81,24 @@ except (OSError, ValueError) as e:
     sys.exit("make-openings: %s: bad report output: %s" % (src, e))
 if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
     sys.exit("make-openings: %s: the report is not a JSON array of openings" % src)
+# Work figures never go down: a tree rebuilt from results alone (a new machine without the
+# saved states) records no work yet, so each opening and each 4th-move class keeps the larger
+# of its new figure and the one results/openings.json had.
+try:
+    with open("results/openings.json", encoding="utf-8") as f:
+        old = {o["code"]: o for o in json.load(f)}
+except (OSError, ValueError, KeyError, TypeError):
+    old = {}
 for o in data:
     o["commit"] = commit
     o["command"] = command
+    p = old.get(o.get("code"))
+    if not isinstance(p, dict):
+        continue
+    o["work_nodes"] = max(o.get("work_nodes", 0), p.get("work_nodes", 0))
+    pe = {fc.get("move"): fc.get("effort", 0) for fc in p.get("fourth", []) if isinstance(fc, dict)}
+    for fc in o.get("fourth", []):
+        fc["effort"] = max(fc.get("effort", 0), pe.get(fc.get("move"), 0))
 with open(dst, "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(o, ensure_ascii=False, separators=(",", ":")) for o in data) + "\n]\n")
 PY
