@@ -1182,6 +1182,18 @@ void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn)
 
 const JtStats *jt_stats(const JobTree *t) { return &t->stats; }
 
+int jt_node_info(const JobTree *t, const Board *b, JtNodeInfo *out)
+{
+    SymKey k;
+    sym_canonical(b, t->cfg.rules, &k, NULL);
+    int id = find_node(t, &k, key_hash(&k));
+    if (id < 0)
+        return RJ_ENOTFOUND;
+    const Node *n = &t->nodes[id];
+    *out = (JtNodeInfo){(Result)n->status, n->pn, n->dn, n->st.jobs, n->phase == PHASE_EXPANDED};
+    return 0;
+}
+
 /* ---- reports ---- */
 
 static uint64_t sub_effort(JobTree *t, int id)

@@ -364,6 +364,21 @@ int jt_root_children(JobTree *t, JtChild *out, int *n);
 /* W bounds of the root itself (black to move: its child classes proven / not disproven). */
 void jt_root_w(JobTree *t, int *wins_min, int *wins_max);
 
+/* What the tree holds for one position (jt_node_info). */
+typedef struct {
+    Result status;
+    ProofNum pn, dn; /* current; a leaf's are its estimate */
+    uint32_t jobs;   /* jobs run on it (saved totals) */
+    bool expanded;
+} JtNodeInfo;
+
+/*
+ * The node of position b (as played from the root, any of the 8 frames)
+ * when the tree holds it.  0, or RJ_ENOTFOUND.  For tools and tests: the
+ * selection never asks.
+ */
+int jt_node_info(const JobTree *t, const Board *b, JtNodeInfo *out);
+
 /* One move of the most-proving line (jt_line) and the node it leads to. */
 typedef struct {
     Point mv; /* in the root's frame; POINT_PASS for white's pass */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -150,8 +151,12 @@ typedef struct {
     Point est_mv[4];  /* child estimates reported by unknown jobs with black to move */
     ProofNum est_pn[4];
     int nest;
-    ProofNum fail_pn; /* the root pn of an unknown job (0: 100) */
-    bool prove_pass;  /* every job on a position with black to move and two white stones: proven */
+    ProofNum fail_pn;   /* the root pn of an unknown job (0: 100) */
+    bool prove_pass;    /* every job on a position with black to move and two white stones: proven */
+    bool prove_replies; /* every job on a position with black to move, three stones each: proven */
+    Point pest_mv[4];   /* the child estimates instead, at black to move right after white's pass */
+    ProofNum pest_pn[4];
+    int npest;
 } Script;
 
 static bool has_black(const Board *b, Point p) { return p < BOARD_POINTS && board_at(b, p) == BLACK; }
@@ -174,12 +179,17 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
         o->result = RESULT_PROVEN;
     if (s->prove_pass && b->to_move == BLACK && b->stones[1] == 2)
         o->result = RESULT_PROVEN;
+    if (s->prove_replies && b->to_move == BLACK && b->stones[0] == 3 && b->stones[1] == 3)
+        o->result = RESULT_PROVEN;
     if (s->refute_fifths && b->to_move == WHITE && b->stones[0] == 3)
         o->result = RESULT_DISPROVEN;
+    bool passed = b->to_move == BLACK && b->stones[0] == b->stones[1] + 1;
+    const Point *em = passed && s->npest ? s->pest_mv : s->est_mv;
+    const ProofNum *ep = passed && s->npest ? s->pest_pn : s->est_pn;
     if (o->result == RESULT_UNKNOWN && b->to_move == BLACK)
-        for (int i = 0; i < s->nest; i++)
-            if (board_at(b, s->est_mv[i]) == EMPTY)
-                o->est[o->nest++] = (JtEst){ s->est_mv[i], s->est_pn[i], 10 };
+        for (int i = 0; i < (passed && s->npest ? s->npest : s->nest); i++)
+            if (board_at(b, em[i]) == EMPTY)
+                o->est[o->nest++] = (JtEst){em[i], ep[i], 10};
 }
 
 static Board pos(const char *s)
@@ -1831,6 +1841,66 @@ static void test_bad_input(void **state)
     jt_free(t);
 }
 
+/*
+ * A leaf that two expanded parents reach before its first job starts from the least of
+ * their estimates.  With white's pass first (borrow_pass), R = h8 i9 i7 i8 reaches
+ * C = R g9 pass j10 (white to move) through P1 = R g9 pass and P2 = R j10 pass.  Both of
+ * R's moves are cheap; every white reply is proven at once, so each pass position is left
+ * alone under its move.  P1 is expanded first (the g9 class comes first) and rates C at 500
+ * with k11 dearer still, so its job goes to k11 and P1 stays dear; then P2 is expanded and
+ * rates C at 5: C's first job must see pn 5, the least (the greatest, 500, would not).
+ */
+static void test_transposed_leaf_least(void **state)
+{
+    (void)state;
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    Board root = pos("h8 i9 i7 i8");
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 1000,
+                    .borrow_pass = true,
+                    .fail_weight = 100,
+                    .unlisted_pn = 100000};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    Script s = {.est_mv = {pt("g9"), pt("j10")},
+                .est_pn = {5, 5},
+                .nest = 2,
+                .fail_pn = 1000,
+                .prove_replies = true,
+                .pest_mv = {pt("j10"), pt("k11"), pt("g9")},
+                .pest_pn = {500, 200, 5},
+                .npest = 3};
+    Board p1 = pos("h8 i9 i7 i8 g9 pass"), p2 = pos("h8 i9 i7 i8 j10 pass"), c = pos("h8 i9 i7 i8 g9 pass j10");
+    SymKey kc;
+    sym_canonical(&c, RULE_RENJU, &kc, NULL);
+    int k = 0;
+    for (;; k++) {
+        assert_true(k < 2000);
+        JtJob job;
+        assert_int_equal(jt_next(t, &job), 0);
+        SymKey kj;
+        sym_canonical(&job.board, RULE_RENJU, &kj, NULL);
+        if (!memcmp(kj.b, kc.b, SYMKEY_LEN))
+            break;
+        JtOutcome o;
+        run_job(&s, &job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+    }
+    JtNodeInfo a, b, x;
+    assert_int_equal(jt_node_info(t, &p1, &a), 0);
+    assert_int_equal(jt_node_info(t, &p2, &b), 0);
+    assert_int_equal(jt_node_info(t, &c, &x), 0);
+    printf("C's first job after %d jobs: P1 %u/%u, P2 %u/%u, C %u/%u\n", k, a.pn, a.dn, b.pn, b.dn, x.pn, x.dn);
+    assert_true(a.expanded && b.expanded); /* both parents rated C */
+    assert_int_equal(x.jobs, 0);
+    assert_int_equal(x.pn, 5);
+    assert_int_equal(x.dn, 10);
+    jt_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1860,6 +1930,7 @@ int main(void)
         cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_random_dag),
         cmocka_unit_test(test_random_dag_reload),
+        cmocka_unit_test(test_transposed_leaf_least),
         cmocka_unit_test(test_line),
         cmocka_unit_test(test_line_frames),
         cmocka_unit_test(test_bad_input),
