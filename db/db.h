@@ -198,9 +198,14 @@ typedef struct {
     size_t vlen;
 } DbWorkItem;
 
-/* Put n entries in one transaction (the map grows as needed).  0, RJ_EBADARG (a key's
- * length; nothing written) or an error code. */
-int db_work_put_many(Db *db, const DbWorkItem *items, size_t n);
+/* Whether to keep the stored value old instead of putting item (db_work_put_many). */
+typedef bool (*DbWorkKeepFn)(void *ctx, const uint8_t *old, size_t olen, const DbWorkItem *item);
+
+/* Put n entries in one transaction (the map grows as needed).  With keep, an entry whose key
+ * is stored already (by an earlier entry of items too) is put only when keep says not to keep
+ * the stored value; *kept (may be NULL) counts those kept.  0, RJ_EBADARG (a key's length;
+ * nothing written) or an error code. */
+int db_work_put_many(Db *db, const DbWorkItem *items, size_t n, DbWorkKeepFn keep, void *ctx, uint64_t *kept);
 
 /*
  * The stored record under a canonical key (best move in the canonical

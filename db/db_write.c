@@ -249,10 +249,19 @@ int db_flush(Db *db)
 
 /* ---- resume state ---- */
 
-static int work_write(Db *db, const void *key, size_t klen, const void *val, size_t vlen, bool del)
+/* Put (or with del, delete) the n entries in one transaction; the map grows as needed.
+ * keep (may be NULL) and *kept: db_work_put_many. */
+static int work_write(Db *db, const DbWorkItem *items, size_t n, bool del, DbWorkKeepFn keep, void *ctx, uint64_t *kept)
 {
-    if (db->rdonly || klen == 0 || klen > 511)
+    if (kept)
+        *kept = 0;
+    if (db->rdonly)
         return RJ_EBADARG;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].klen == 0 || items[i].klen > 511)
+            return RJ_EBADARG;
+    if (n == 0)
+        return 0;
     pthread_mutex_lock(&db->qlock);
     int rc;
     for (int tries = 0;; tries++) {
@@ -260,8 +269,17 @@ static int work_write(Db *db, const void *key, size_t klen, const void *val, siz
         rc = db_txn_begin(db, 0, &txn);
         if (rc)
             break;
-        MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
-        rc = del ? mdb_del(txn, db->work, &k, NULL) : mdb_put(txn, db->work, &k, &v, 0);
+        uint64_t nk = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            MDB_val k = {items[i].klen, (void *)items[i].key}, v = {items[i].vlen, (void *)items[i].val}, o;
+            if (keep && mdb_get(txn, db->work, &k, &o) == 0 && keep(ctx, o.mv_data, o.mv_size, &items[i])) {
+                nk++;
+                continue;
+            }
+            rc = del ? mdb_del(txn, db->work, &k, NULL) : mdb_put(txn, db->work, &k, &v, 0);
+        }
+        if (!rc && kept)
+            *kept = nk;
         if (rc)
             db_txn_abort(db, txn);
         else
@@ -276,10 +294,20 @@ static int work_write(Db *db, const void *key, size_t klen, const void *val, siz
 
 int db_work_put(Db *db, const void *key, size_t klen, const void *val, size_t vlen)
 {
-    return work_write(db, key, klen, val, vlen, false);
+    DbWorkItem it = {key, klen, val, vlen};
+    return work_write(db, &it, 1, false, NULL, NULL, NULL);
 }
 
-int db_work_del(Db *db, const void *key, size_t klen) { return work_write(db, key, klen, NULL, 0, true); }
+int db_work_del(Db *db, const void *key, size_t klen)
+{
+    DbWorkItem it = {key, klen, NULL, 0};
+    return work_write(db, &it, 1, true, NULL, NULL, NULL);
+}
+
+int db_work_put_many(Db *db, const DbWorkItem *items, size_t n, DbWorkKeepFn keep, void *ctx, uint64_t *kept)
+{
+    return work_write(db, items, n, false, keep, ctx, kept);
+}
 
 int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n)
 {
@@ -319,38 +347,6 @@ int db_work_clear(Db *db, const void *prefix, size_t plen, uint64_t *n)
     return db_map_err(rc);
 }
 
-int db_work_put_many(Db *db, const DbWorkItem *items, size_t n)
-{
-    if (db->rdonly)
-        return RJ_EBADARG;
-    for (size_t i = 0; i < n; i++)
-        if (items[i].klen == 0 || items[i].klen > 511)
-            return RJ_EBADARG;
-    if (n == 0)
-        return 0;
-    pthread_mutex_lock(&db->qlock);
-    int rc;
-    for (int tries = 0;; tries++) {
-        MDB_txn *txn;
-        rc = db_txn_begin(db, 0, &txn);
-        if (rc)
-            break;
-        for (size_t i = 0; i < n && !rc; i++) {
-            MDB_val k = {items[i].klen, (void *)items[i].key}, v = {items[i].vlen, (void *)items[i].val};
-            rc = mdb_put(txn, db->work, &k, &v, 0);
-        }
-        if (rc)
-            db_txn_abort(db, txn);
-        else
-            rc = db_txn_commit(db, txn);
-        if (rc == MDB_MAP_FULL && tries < 40 && db_grow_map(db) == 0)
-            continue;
-        break;
-    }
-    pthread_mutex_unlock(&db->qlock);
-    return db_map_err(rc);
-}
-
 int db_work_foreach(Db *db, const void *prefix, size_t plen, DbWorkFn fn, void *ctx)
 {
     if (plen > 511)
@@ -366,7 +362,7 @@ int db_work_foreach(Db *db, const void *prefix, size_t plen, DbWorkFn fn, void *
         MDB_cursor_op op = plen ? MDB_SET_RANGE : MDB_FIRST;
         while ((rc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
             op = MDB_NEXT;
-            if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+            if (plen && (k.mv_size < plen || memcmp(k.mv_data, prefix, plen)))
                 break;
             int r = fn(ctx, k.mv_data, k.mv_size, v.mv_data, v.mv_size);
             if (r) {

@@ -17,11 +17,14 @@
 # The binary is $RENJU, else build/renju; RENJU_OPENING_COMMANDS is passed on
 # to make-openings.sh (the commands that filled the databases).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 die() { echo "export-openings: $*" >&2; exit 1; }
 [ $# -ge 2 ] || { echo "usage: scripts/export-openings.sh OUT_DB IN_DB..." >&2; exit 2; }
-out=$1
+out=$(realpath -m "$1")
 shift
+ins=()
+for db in "$@"; do ins+=("$(realpath -m "$db")"); done
+set -- "${ins[@]}"
+cd "$(dirname "$0")/.."
 [ ! -e "$out" ] || die "$out exists: give a new path"
 for db in "$@"; do [ -e "$db" ] || die "$db: no such database"; done
 bin="${RENJU:-build/renju}"

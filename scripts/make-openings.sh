@@ -14,8 +14,9 @@
 #   4. scripts/plot-openings.py (needs Debian's python3-matplotlib, run with
 #      /usr/bin/python3); skipped with a note when matplotlib is missing.
 # Work figures (an opening's and each 4th-move class's) keep the larger of the
-# new one and the one results/openings.json had: a tree rebuilt from results
-# alone on a new machine records no work until its jobs run.
+# new one and the one results/openings.json had, not their sum: a tree rebuilt
+# from results alone on a new machine records only the work of its own jobs, so
+# the figure is a lower bound of the work spent on the opening.
 # The binary is $RENJU, else build/renju (built with scripts/build.sh if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."

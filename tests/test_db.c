@@ -420,6 +420,29 @@ static void *store_main(void *arg)
     return NULL;
 }
 
+/* db_work_foreach callback: the keys seen, '|'-separated; returns 7 at the stop_at-th key (1-based). */
+typedef struct {
+    int n, stop_at;
+    char keys[256];
+} WorkSeen;
+
+static int work_seen(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
+{
+    (void)val, (void)vlen;
+    WorkSeen *w = ctx;
+    w->n++;
+    size_t l = strlen(w->keys);
+    snprintf(w->keys + l, sizeof w->keys - l, "%.*s|", (int)klen, (const char *)key);
+    return w->n == w->stop_at ? 7 : 0;
+}
+
+/* Keep the stored value when its first byte is at least the new one's. */
+static bool keep_greater(void *ctx, const uint8_t *old, size_t olen, const DbWorkItem *item)
+{
+    (void)ctx;
+    return olen && item->vlen && old[0] >= item->val[0];
+}
+
 static void test_result_store(void **state)
 {
     (void)state;
@@ -494,6 +517,38 @@ static void test_result_store(void **state)
     assert_int_equal(db_work_clear(db, "jt1:", 4, &gone), 0);
     assert_int_equal(gone, 0);
     assert_int_equal(db_work_clear(db, "", 0, &gone), RJ_EBADARG);
+    /* Iterating by prefix, in key order; an empty prefix: every key. */
+    WorkSeen seen = {0};
+    assert_int_equal(db_work_foreach(db, "jt", 2, work_seen, &seen), 0);
+    assert_int_equal(seen.n, 3); /* jt0, jt1, jt2:a */
+    assert_string_equal(seen.keys, "jt0|jt1|jt2:a|");
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(db_work_foreach(db, NULL, 0, work_seen, &seen), 0);
+    assert_int_equal(seen.n, 4);
+    assert_string_equal(seen.keys, "jt0|jt1|jt2:a|ju|");
+    memset(&seen, 0, sizeof seen);
+    seen.stop_at = 2;
+    assert_int_equal(db_work_foreach(db, NULL, 0, work_seen, &seen), 7); /* fn's value stops it */
+    assert_string_equal(seen.keys, "jt0|jt1|");
+    /* Many in one transaction: a keep rule sees the stored value and the batch's own earlier puts. */
+    DbWorkItem items[4] = {
+        {(const uint8_t *)"k1", 2, (const uint8_t *)"5", 1},
+        {(const uint8_t *)"k1", 2, (const uint8_t *)"3", 1}, /* less: kept out */
+        {(const uint8_t *)"k1", 2, (const uint8_t *)"8", 1}, /* more: put */
+        {(const uint8_t *)"ju", 2, (const uint8_t *)"0", 1}, /* "x" is stored: kept */
+    };
+    uint64_t kept = 99;
+    assert_int_equal(db_work_put_many(db, items, 4, keep_greater, NULL, &kept), 0);
+    assert_int_equal(kept, 2);
+    assert_int_equal(db_work_get(db, "k1", 2, &v, &vlen), 0);
+    assert_memory_equal(v, "8", 1);
+    free(v);
+    assert_int_equal(db_work_get(db, "ju", 2, &v, &vlen), 0);
+    assert_memory_equal(v, "x", 1);
+    free(v);
+    DbWorkItem badk[2] = {{(const uint8_t *)"k2", 2, (const uint8_t *)"1", 1}, {(const uint8_t *)"", 0, NULL, 0}};
+    assert_int_equal(db_work_put_many(db, badk, 2, NULL, NULL, NULL), RJ_EBADARG);
+    assert_int_equal(db_work_get(db, "k2", 2, &v, &vlen), RJ_ENOTFOUND); /* nothing written */
     db_close(db);
     /* Closing flushed: reopen and count. */
     DbOptions ro = {DB_RDONLY, 0, 0};

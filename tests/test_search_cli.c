@@ -154,6 +154,19 @@ static void test_deterministic_and_resume(void **state)
     free(c);
 }
 
+/* A status JSON without its "time_s" value (the rest is the tree's). */
+static char *untimed(const char *p)
+{
+    char *s = slurp(p), *q = strstr(s, "\"time_s\":");
+    if (q) {
+        char *e = q + 9;
+        while (*e && *e != ',' && *e != '}')
+            e++;
+        memmove(q, e, strlen(e) + 1);
+    }
+    return s;
+}
+
 /* Count the lines of a file. */
 static long count_lines(const char *p)
 {
@@ -204,8 +217,14 @@ static void test_states_move(void **state)
     free(s);
     assert_int_equal(RENJU(path("ms.json"), path("s.err"), "%s --db %s", st, m), 0);
     assert_int_equal(RENJU(path("ns.json"), path("s.err"), "%s --db %s", st, n), 0);
-    char *a = slurp(path("ms.json")), *b = slurp(path("ns.json"));
+    char *a = untimed(path("ms.json")), *b = untimed(path("ns.json"));
     assert_string_equal(a, b);
+    free(a);
+    free(b);
+    assert_int_equal(RENJU(path("n.states"), path("n.err"), "db export --states --db %s", n), 0);
+    a = slurp(path("m.states"));
+    b = slurp(path("n.states"));
+    assert_string_equal(a, b); /* byte for byte */
     free(a);
     free(b);
     /* importing the states again keeps the stored ones (as much work), and the tree is the same */
@@ -267,13 +286,23 @@ static void test_states_bad(void **state)
     }
     for (int i = 0; i < 2; i++)
         fprintf(f, "{\"work\":\"6a74313a01%s%s01\",\"value\":\"%040dff00\"}\n", rules, body[i], 0);
+    /* 10-12: the good line with flag 4, with pn 2^31, with work 2^51 */
+    const int at[3] = {42, 24, 0};
+    const char *put[3] = {"04", "00000080", "0000000000000800"};
+    for (int i = 0; i < 3; i++) {
+        char bad[4096];
+        snprintf(bad, sizeof bad, "%s", good);
+        char *bv = strstr(bad, "\"value\":\"") + 9;
+        memcpy(bv + at[i], put[i], strlen(put[i]));
+        fprintf(f, "%s\n", bad);
+    }
     fclose(f);
     free(good);
     assert_int_equal(
         RENJU(path("bi.json"), path("bi.err"), "db import %s --db %s --json", path("bad.states"), path("bi.lmdb")), 65);
     char *s = slurp(path("bi.json")), *e = slurp(path("bi.err"));
     assert_int_equal(json_int(s, "states"), 2);
-    assert_int_equal(json_int(s, "bad"), 7);
+    assert_int_equal(json_int(s, "bad"), 10);
     assert_non_null(strstr(e, "line 2: work key hex has odd length"));
     assert_non_null(strstr(e, "line 3: a search state of a kind this version does not know"));
     assert_non_null(strstr(e, "line 4: the state has the wrong length"));
@@ -282,9 +311,68 @@ static void test_states_bad(void **state)
     assert_non_null(strstr(e, "line 7: the key is not a position with attacker black"));
     assert_true((strstr(e, "line 8: the key is not canonical") != NULL) !=
                 (strstr(e, "line 9: the key is not canonical") != NULL));
+    for (int i = 10; i <= 12; i++) {
+        char want[128];
+        snprintf(want, sizeof want,
+                 "line %d: the state's work, jobs, best move, flags or proof numbers are out of range", i);
+        assert_non_null(strstr(e, want));
+    }
     free(s);
     free(e);
     assert_int_equal(RENJU(path("x.out"), path("x.err"), "db stats --states --db %s", mb), 64);
+}
+
+/* Two states of one key: the one that records more work stays, in either order, in one file or two. */
+static void test_states_more_work(void **state)
+{
+    (void)state;
+    char mb[512];
+    snprintf(mb, sizeof mb, "%s", path("mw.lmdb"));
+    assert_int_equal(RENJU(path("mw.json"), path("mw.err"),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 1 --quiet --db %s", mb),
+                     0);
+    assert_int_equal(RENJU(path("mw.states"), path("mw.err"), "db export --states --db %s", mb), 0);
+    char *line = slurp(path("mw.states"));
+    *strchr(line, '\n') = 0;
+    char *v = strstr(line, "\"value\":\"");
+    assert_non_null(v);
+    v += 9; /* the effort: the value's first 8 bytes, little-endian */
+    char hi[4096], lo[4096];
+    memcpy(v, "40420f0000000000", 16); /* 1,000,000 */
+    snprintf(hi, sizeof hi, "%s", line);
+    memcpy(v, "0500000000000000", 16); /* 5 */
+    snprintf(lo, sizeof lo, "%s", line);
+    free(line);
+    const char *order[2][2] = {{hi, lo}, {lo, hi}};
+    for (int i = 0; i < 2; i++) {
+        char db[64], f[64];
+        snprintf(db, sizeof db, "mw%d.lmdb", i);
+        snprintf(f, sizeof f, "mw%d.states", i);
+        FILE *fp = fopen(path(f), "w");
+        assert_non_null(fp);
+        fprintf(fp, "%s\n%s\n", order[i][0], order[i][1]); /* one file, one batch */
+        fclose(fp);
+        assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)), 0);
+        char *s = slurp(path("mwi.json"));
+        assert_int_equal(json_int(s, "states"), i == 0 ? 1 : 2); /* the lesser one second: kept out */
+        assert_int_equal(json_int(s, "states_kept"), i == 0 ? 1 : 0);
+        free(s);
+        assert_int_equal(RENJU(path("mwo.states"), path("mwi.err"), "db export --states --db %s", path(db)), 0);
+        s = slurp(path("mwo.states"));
+        *strchr(s, '\n') = 0;
+        assert_string_equal(s, hi);
+        free(s);
+        /* a second file with the lesser state changes nothing */
+        fp = fopen(path(f), "w");
+        assert_non_null(fp);
+        fprintf(fp, "%s\n", lo);
+        fclose(fp);
+        assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)), 0);
+        s = slurp(path("mwi.json"));
+        assert_int_equal(json_int(s, "states"), 0);
+        assert_int_equal(json_int(s, "states_kept"), 1);
+        free(s);
+    }
 }
 
 /* The sum of every "effort" of a status JSON: the work the saved tree records. */
@@ -1073,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_fresh_tree),
         cmocka_unit_test(test_states_move),
         cmocka_unit_test(test_states_bad),
+        cmocka_unit_test(test_states_more_work),
         cmocka_unit_test(test_total_nodes),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_report),

@@ -194,7 +194,7 @@ static int db_stats_cmd(const CliArgs *a)
     uint64_t states = 0;
     rc = db_stats(db, &st);
     if (!rc)
-        rc = db_work_foreach(db, NULL, 0, count_state_cb, &states);
+        rc = search_db_foreach_state(db, count_state_cb, &states);
     db_close(db);
     if (rc)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(rc));
@@ -630,7 +630,7 @@ static int db_export_cmd(const CliArgs *a, bool states)
             return cli_error(EXIT_IOERR, "export: %s: %s", a->pos[1], strerror(errno));
         }
     }
-    rc = states ? db_work_foreach(db, NULL, 0, export_state_cb, &x) : db_foreach(db, export_cb, &x);
+    rc = states ? search_db_foreach_state(db, export_state_cb, &x) : db_foreach(db, export_cb, &x);
     db_close(db);
     bool stopped = rc == RJ_EINTR;
     if (stopped)
@@ -639,7 +639,7 @@ static int db_export_cmd(const CliArgs *a, bool states)
     if (x.f != stdout)
         werr |= fclose(x.f);
     if (rc)
-        return cli_error(EXIT_IOERR, "export: %s", rj_strerror(rc));
+        return cli_error(rc == RJ_ENOMEM ? EXIT_SOFTWARE : EXIT_IOERR, "export: %s", rj_strerror(rc));
     if (werr)
         return cli_error(EXIT_IOERR, "export: write error");
     const char *what = states ? "search states" : "entries";
@@ -660,12 +660,22 @@ typedef struct {
     uint64_t imported, kept;
 } StateBatch;
 
+/* A stored state with at least as much work as the imported one stays. */
+static bool keep_more_work(void *ctx, const uint8_t *old, size_t olen, const DbWorkItem *item)
+{
+    (void)ctx;
+    return search_db_state_effort(old, olen) >= search_db_state_effort(item->val, item->vlen);
+}
+
 /* Write the batch (db NULL: drop it) and free its buffers. */
 static int state_flush(Db *db, StateBatch *sb)
 {
-    int rc = db ? db_work_put_many(db, sb->item, sb->n) : 0;
-    if (!rc)
-        sb->imported += sb->n;
+    uint64_t kept = 0;
+    int rc = db ? db_work_put_many(db, sb->item, sb->n, keep_more_work, NULL, &kept) : 0;
+    if (!rc && db) {
+        sb->imported += sb->n - kept;
+        sb->kept += kept;
+    }
     for (size_t i = 0; i < sb->n; i++)
         free(sb->key[i]), free(sb->val[i]);
     sb->n = 0;
@@ -674,8 +684,9 @@ static int state_flush(Db *db, StateBatch *sb)
 
 /*
  * One state line: RJ_EBADDATA (why filled) when it is malformed or not a
- * state this version knows; a state already stored with at least as much
- * work is kept (sb->kept).  The line's buffers pass to sb.
+ * state this version knows.  The line's buffers pass to sb; a state stored
+ * with at least as much work (by an earlier line too) is kept when the batch
+ * is written (sb->kept).
  */
 static int import_state(Db *db, const char *line, StateBatch *sb, char *why, size_t whylen)
 {
@@ -689,17 +700,9 @@ static int import_state(Db *db, const char *line, StateBatch *sb, char *why, siz
         snprintf(why, whylen, "a search state of a kind this version does not know");
         rc = RJ_EBADDATA;
     }
-    void *old = NULL;
-    size_t olen = 0;
-    if (!rc && db_work_get(db, key, klen, &old, &olen) == 0 &&
-        search_db_state_effort(old, olen) >= search_db_state_effort(val, vlen)) {
-        sb->kept++;
-        rc = 1;
-    }
-    free(old);
     if (rc) {
         free(key), free(val);
-        return rc == 1 ? 0 : rc;
+        return rc;
     }
     sb->key[sb->n] = key, sb->val[sb->n] = val;
     sb->item[sb->n] = (DbWorkItem){key, klen, val, vlen};

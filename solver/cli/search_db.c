@@ -13,15 +13,17 @@
 
 enum { STATE_LEN = 22, EST_LEN = 9, WKEY_LEN = 4 + DB_KEY_LEN };
 
+static const char STATE_PREFIX[] = "jt1:"; /* the saved states' keys begin with these 4 bytes */
+
 static void work_key(const SearchDb *s, const Board *b, uint8_t *k, int *t)
 {
     DbKey dk;
     db_key(b, s->rules, BLACK, &dk, t);
-    memcpy(k, "jt1:", 4);
+    memcpy(k, STATE_PREFIX, 4);
     memcpy(k + 4, dk.b, DB_KEY_LEN);
 }
 
-int search_db_forget_tree(Db *db, uint64_t *n) { return db_work_clear(db, "jt1:", 4, n); }
+int search_db_forget_tree(Db *db, uint64_t *n) { return db_work_clear(db, STATE_PREFIX, 4, n); }
 
 static int src_lookup(void *ctx, const Board *b, Result *res)
 {
@@ -117,11 +119,13 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
 }
 
+int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx) { return db_work_foreach(db, STATE_PREFIX, 4, fn, ctx); }
+
 uint64_t search_db_state_effort(const uint8_t *val, size_t vlen) { return vlen >= 8 ? get_le(val, 8) : 0; }
 
 int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char *why, size_t whylen)
 {
-    if (klen < 4 || memcmp(key, "jt1:", 4))
+    if (klen < 4 || memcmp(key, STATE_PREFIX, 4))
         return RJ_ENOTFOUND;
     const char *bad = NULL;
     DbKey dk, ck;
@@ -141,8 +145,9 @@ int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, s
     if (!bad && (vlen < STATE_LEN || (vlen - STATE_LEN) % EST_LEN || (vlen - STATE_LEN) / EST_LEN > JT_MAX_EST))
         bad = "the state has the wrong length";
     if (!bad && ((val[20] != POINT_NONE && (val[20] >= BOARD_POINTS || board_at(&b, val[20]) != EMPTY)) ||
-                 (val[21] & ~3) || get_le(val + 12, 4) > PN_INF || get_le(val + 16, 4) > PN_INF))
-        bad = "the state's best move, flags or proof numbers are out of range";
+                 (val[21] & ~3) || get_le(val + 12, 4) > PN_INF || get_le(val + 16, 4) > PN_INF ||
+                 get_le(val, 8) > (1ull << 50) || get_le(val + 8, 4) > (1u << 24)))
+        bad = "the state's work, jobs, best move, flags or proof numbers are out of range";
     for (size_t i = 0; !bad && i < (vlen - STATE_LEN) / EST_LEN; i++) {
         const uint8_t *e = val + STATE_LEN + i * EST_LEN;
         if ((e[0] != POINT_PASS && (e[0] >= BOARD_POINTS || board_at(&b, e[0]) != EMPTY)) ||

@@ -56,12 +56,16 @@ int search_db_forget_tree(Db *db, uint64_t *n);
 /*
  * Check a saved node state that comes from outside the search (`db import`
  * of a state line): RJ_ENOTFOUND when key is not a "jt1:" key; else 0 when
- * the key is the canonical key of a legal stone set with attacker black and
- * the value has the layout above (the best move and the estimates' moves
- * empty points of that position, or the pass; proof numbers at most PN_INF;
- * no unknown flag), RJ_EBADDATA with a one-line reason in why otherwise.
+ * the key is the canonical key of a stone set (any counts) with attacker
+ * black and the value has the layout above (the best move and the
+ * estimates' moves empty points of that position, or the pass; proof numbers
+ * at most PN_INF; no unknown flag; at most 2^24 jobs and 2^50 work, so sums
+ * stay in range), RJ_EBADDATA with a one-line reason in why otherwise.
  */
 int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char *why, size_t whylen);
+
+/* Call fn for every saved node state of db ("jt1:" keys) in key order (db_work_foreach). */
+int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx);
 
 /* The work a saved state records (its effort field); 0 when val is too short. */
 uint64_t search_db_state_effort(const uint8_t *val, size_t vlen);
