@@ -248,21 +248,28 @@ static void test_states_move(void **state)
     free(c);
 }
 
+/* The first line of `db export --states` after a search of `jobs` jobs under "I7 i8" in db (malloc'd). */
+static char *first_state(const char *db, int jobs)
+{
+    assert_int_equal(RENJU(path("fs.json"), path("fs.err"),
+                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs %d --quiet --db %s", jobs,
+                           db),
+                     0);
+    assert_int_equal(RENJU(path("fs.states"), path("fs.err"), "db export --states --db %s", db), 0);
+    char *line = slurp(path("fs.states"));
+    char *nl = strchr(line, '\n');
+    assert_non_null(nl);
+    *nl = 0;
+    return line;
+}
+
 /* Bad state lines: a clear message each, counted as bad (exit 65); --states only with export. */
 static void test_states_bad(void **state)
 {
     (void)state;
-    const char *m = path("sb.lmdb");
     char mb[512];
-    snprintf(mb, sizeof mb, "%s", m);
-    assert_int_equal(RENJU(path("sb.json"), path("sb.err"),
-                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 2 --quiet --db %s", mb),
-                     0);
-    assert_int_equal(RENJU(path("sb.states"), path("sb.err"), "db export --states --db %s", mb), 0);
-    char *good = slurp(path("sb.states"));
-    char *nl = strchr(good, '\n');
-    assert_non_null(nl);
-    *nl = 0;
+    snprintf(mb, sizeof mb, "%s", path("sb.lmdb"));
+    char *good = first_state(mb, 2);
     const char *v = strstr(good, "\",\"value\":\"");
     assert_non_null(v);
     size_t klen = (size_t)(v - good) - 9; /* hex digits of the key */
@@ -328,12 +335,7 @@ static void test_states_more_work(void **state)
     (void)state;
     char mb[512];
     snprintf(mb, sizeof mb, "%s", path("mw.lmdb"));
-    assert_int_equal(RENJU(path("mw.json"), path("mw.err"),
-                           "opening search \"I7 i8\" --goal w4 --job-nodes 20000 --max-jobs 1 --quiet --db %s", mb),
-                     0);
-    assert_int_equal(RENJU(path("mw.states"), path("mw.err"), "db export --states --db %s", mb), 0);
-    char *line = slurp(path("mw.states"));
-    *strchr(line, '\n') = 0;
+    char *line = first_state(mb, 1);
     char *v = strstr(line, "\"value\":\"");
     assert_non_null(v);
     v += 9; /* the effort: the value's first 8 bytes, little-endian */
