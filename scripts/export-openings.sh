@@ -4,8 +4,9 @@
 #   1. `renju db merge OUT_DB IN_DB...`: every result (a proven/disproven
 #      contradiction stops the script);
 #   2. the saved trees: `renju db export --states` of each IN_DB, imported into
-#      OUT_DB (where two searches saved the same node, the state with more work
-#      is kept), so OUT_DB holds every search's tree;
+#      OUT_DB (where two searches saved the same node, the state further
+#      along is kept: more work, then jobs, expanded, probed), so OUT_DB holds
+#      every search's tree;
 #   3. results/openings-db.jsonl.xz (`renju db export`, the embedded default
 #      database the main job loads) and results/search-states.jsonl.xz (`renju
 #      db export --states`: import both to resume the searches elsewhere);

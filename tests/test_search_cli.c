@@ -338,43 +338,57 @@ static void test_states_more_work(void **state)
     char *line = first_state(mb, 1);
     char *v = strstr(line, "\"value\":\"");
     assert_non_null(v);
-    v += 9; /* the effort: the value's first 8 bytes, little-endian */
-    char hi[4096], lo[4096];
-    memcpy(v, "40420f0000000000", 16); /* 1,000,000 */
-    snprintf(hi, sizeof hi, "%s", line);
-    memcpy(v, "0500000000000000", 16); /* 5 */
-    snprintf(lo, sizeof lo, "%s", line);
-    free(line);
-    const char *order[2][2] = {{hi, lo}, {lo, hi}};
-    for (int i = 0; i < 2; i++) {
-        char db[64], f[64];
-        snprintf(db, sizeof db, "mw%d.lmdb", i);
-        snprintf(f, sizeof f, "mw%d.states", i);
-        FILE *fp = fopen(path(f), "w");
-        assert_non_null(fp);
-        fprintf(fp, "%s\n%s\n", order[i][0], order[i][1]); /* one file, one batch */
-        fclose(fp);
-        assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)), 0);
-        char *s = slurp(path("mwi.json"));
-        assert_int_equal(json_int(s, "states"), i == 0 ? 1 : 2); /* the lesser one second: kept out */
-        assert_int_equal(json_int(s, "states_kept"), i == 0 ? 1 : 0);
-        free(s);
-        assert_int_equal(RENJU(path("mwo.states"), path("mwi.err"), "db export --states --db %s", path(db)), 0);
-        s = slurp(path("mwo.states"));
-        *strchr(s, '\n') = 0;
-        assert_string_equal(s, hi);
-        free(s);
-        /* a second file with the lesser state changes nothing */
-        fp = fopen(path(f), "w");
-        assert_non_null(fp);
-        fprintf(fp, "%s\n", lo);
-        fclose(fp);
-        assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)), 0);
-        s = slurp(path("mwi.json"));
-        assert_int_equal(json_int(s, "states"), 0);
-        assert_int_equal(json_int(s, "states_kept"), 1);
-        free(s);
+    v += 9;
+    /*
+     * The state further along stays: (0) more work (the value's first 8
+     * bytes, little-endian), (1) as much work and more jobs (the next 4),
+     * (2) as much of both and expanded (bit 0 of byte 21) where the other
+     * is not.
+     */
+    for (int c = 0; c < 3; c++) {
+        char hi[4096], lo[4096];
+        memcpy(v, c == 0 ? "40420f0000000000" : "0500000000000000", 16);
+        memcpy(v + 16, c == 1 ? "02000000" : "01000000", 8);
+        memcpy(v + 42, c == 2 ? "01" : "00", 2);
+        snprintf(hi, sizeof hi, "%s", line);
+        memcpy(v, "0500000000000000", 16);
+        memcpy(v + 16, "01000000", 8);
+        memcpy(v + 42, "00", 2);
+        snprintf(lo, sizeof lo, "%s", line);
+        const char *order[2][2] = {{hi, lo}, {lo, hi}};
+        for (int i = 0; i < 2; i++) {
+            char db[64], f[64];
+            snprintf(db, sizeof db, "mw%d%d.lmdb", c, i);
+            snprintf(f, sizeof f, "mw%d%d.states", c, i);
+            FILE *fp = fopen(path(f), "w");
+            assert_non_null(fp);
+            fprintf(fp, "%s\n%s\n", order[i][0], order[i][1]); /* one file, one batch */
+            fclose(fp);
+            assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)),
+                             0);
+            char *s = slurp(path("mwi.json"));
+            assert_int_equal(json_int(s, "states"), i == 0 ? 1 : 2); /* the lesser one second: kept out */
+            assert_int_equal(json_int(s, "states_kept"), i == 0 ? 1 : 0);
+            free(s);
+            assert_int_equal(RENJU(path("mwo.states"), path("mwi.err"), "db export --states --db %s", path(db)), 0);
+            s = slurp(path("mwo.states"));
+            *strchr(s, '\n') = 0;
+            assert_string_equal(s, hi);
+            free(s);
+            /* a second file with the lesser state changes nothing */
+            fp = fopen(path(f), "w");
+            assert_non_null(fp);
+            fprintf(fp, "%s\n", lo);
+            fclose(fp);
+            assert_int_equal(RENJU(path("mwi.json"), path("mwi.err"), "db import %s --db %s --json", path(f), path(db)),
+                             0);
+            s = slurp(path("mwi.json"));
+            assert_int_equal(json_int(s, "states"), 0);
+            assert_int_equal(json_int(s, "states_kept"), 1);
+            free(s);
+        }
     }
+    free(line);
 }
 
 /* The sum of every "effort" of a status JSON: the work the saved tree records. */

@@ -660,11 +660,11 @@ typedef struct {
     uint64_t imported, kept;
 } StateBatch;
 
-/* A stored state with at least as much work as the imported one stays. */
+/* A stored state at least as far along as the imported one stays (search_db_state_ahead). */
 static bool keep_more_work(void *ctx, const uint8_t *old, size_t olen, const DbWorkItem *item)
 {
     (void)ctx;
-    return search_db_state_effort(old, olen) >= search_db_state_effort(item->val, item->vlen);
+    return search_db_state_ahead(old, olen, item->val, item->vlen);
 }
 
 /* Write the batch (db NULL: drop it) and free its buffers. */

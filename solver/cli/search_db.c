@@ -121,7 +121,26 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
 
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx) { return db_work_foreach(db, STATE_PREFIX, 4, fn, ctx); }
 
-uint64_t search_db_state_effort(const uint8_t *val, size_t vlen) { return vlen >= 8 ? get_le(val, 8) : 0; }
+/* The order of progress: work, then jobs, then expanded, then probed. */
+static uint64_t state_field(const uint8_t *v, size_t len, int f)
+{
+    if (len < STATE_LEN)
+        return 0;
+    return f == 0   ? get_le(v, 8)
+           : f == 1 ? get_le(v + 8, 4)
+           : f == 2 ? (uint64_t)(v[21] & 1)
+                    : (uint64_t)(v[21] >> 1 & 1);
+}
+
+bool search_db_state_ahead(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    for (int f = 0; f < 4; f++) {
+        uint64_t x = state_field(a, alen, f), y = state_field(b, blen, f);
+        if (x != y)
+            return x > y;
+    }
+    return true;
+}
 
 int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char *why, size_t whylen)
 {

@@ -67,7 +67,13 @@ int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, s
 /* Call fn for every saved node state of db ("jt1:" keys) in key order (db_work_foreach). */
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx);
 
-/* The work a saved state records (its effort field); 0 when val is too short. */
-uint64_t search_db_state_effort(const uint8_t *val, size_t vlen);
+/*
+ * Whether saved state a is at least as far along as b: more work, or as much
+ * and more jobs, or as much of both and expanded where b is not, or then
+ * probed where b is not (a node expanded without a new job, or only probed
+ * since, records no more work: jobtree.h, JtConfig.expand_below).  A value
+ * shorter than the layout counts as nothing done.
+ */
+bool search_db_state_ahead(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 #endif /* RJ_SEARCH_DB_H */
