@@ -799,6 +799,17 @@ static bool probe_first(const JobTree *t, const Node *n)
     return (probe_share(t, n) > 0 || n->st.probed) && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
 }
 
+/*
+ * A node below the root with fewer than expand_below stones gets no whole
+ * job: once it has had its probe (or at once where there is no probe) it is
+ * expanded with the probe's estimates (Jobs, jobtree.h).
+ */
+static bool skip_job(const JobTree *t, const Node *n)
+{
+    return n->stones < t->cfg.expand_below && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n) &&
+           (n->st.probed || probe_share(t, n) == 0);
+}
+
 /* A node's first budget: job_nodes, times scale for each stone below 6. */
 static uint64_t base_budget(const JobTree *t, const Node *n)
 {
@@ -979,7 +990,7 @@ int jt_next(JobTree *t, JtJob *job)
         for (;;) {
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
-                bool job_here = n->status == RESULT_UNKNOWN &&
+                bool job_here = n->status == RESULT_UNKNOWN && !skip_job(t, n) &&
                                 (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n) || probe_first(t, n));
                 if (job_here && t->cfg.sim_donors > 0 && parent >= 0 && n->to_move == BLACK && n->st.jobs == 0 &&
                     !n->sim_tried) {

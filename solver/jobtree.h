@@ -45,7 +45,10 @@
  * of up to 8e6 at 5 and 6 stones with 5e5-node jobs; a 5-stone root that
  * fails it no longer spends 3.2e7 first).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
- * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  Fresh
+ * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  With
+ * JtConfig.expand_below, a node below the root with fewer stones gets no
+ * whole job: its probe (Probes) only, whose estimates its expansion uses
+ * (none where it has no probe: the fresh leaves' estimates below).  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
  * next to the stones and the parent job's most promising move first (small
  * pn), white replies next to the stones first (small dn).  When the node
@@ -250,7 +253,8 @@ typedef struct {
     int probe_black_permille; /* the same for a white move's (a black-to-move node below the root; 0: none) */
     int sim_donors;           /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
                                  (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
-    int balance; /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
+    int balance;      /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
+    int expand_below; /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -557,6 +557,67 @@ static void test_fair_n_first_jobs(void **state)
     jt_free(t);
 }
 
+/*
+ * JtConfig.expand_below: a 4th-move position of a fair-n search gets its
+ * probe and no whole job, and is expanded with the probe's estimates (here
+ * the corners a1 and o15, far from the stones, listed first: one of them
+ * gets the first 5-stone job).  Without it, a 4-stone position gets its whole job after its probe;
+ * without probes, the first job is already on a 5-stone position (a move
+ * next to the stones: no estimates).
+ */
+static void test_expand_below(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        Board root = pos("I7");
+        JtConfig cfg = {.goal = JT_GOAL_FAIR_N,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 100000,
+                        .probe_black_permille = k == 2 ? 0 : 40,
+                        .expand_below = k == 1 ? 0 : 5};
+        Script s = {.best = POINT_NONE, .est_mv = {pt("a1"), pt("o15")}, .est_pn = {1, 1}, .nest = 2};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        int probes4 = 0, whole4 = 0, first5 = -1;
+        for (int j = 0; j < 400 && first5 < 0; j++) {
+            JtJob job;
+            assert_int_equal(jt_next(t, &job), 0);
+            Board nb = node_frame(&job);
+            int stones = board_stone_count(&nb);
+            if (stones == 4) {
+                assert_int_equal(job.budget, job.probe ? 4000 : 100000);
+                probes4 += job.probe;
+                whole4 += !job.probe;
+            } else {
+                assert_int_equal(stones, 5);
+                first5 = j;
+                Point corners[4] = {pt("a1"), pt("a15"), pt("o1"), pt("o15")};
+                int at = 0;
+                for (int c = 0; c < 4; c++)
+                    at += board_at(&nb, corners[c]) == BLACK;
+                assert_int_equal(at, k == 2 ? 0 : 1); /* a corner the 4-stone job listed first */
+            }
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+            assert_int_equal(jt_check_updates(t), 0);
+        }
+        if (k == 0) { /* every 4th class probed, none given a whole job */
+            assert_true(first5 > 0);
+            assert_int_equal(probes4, first5);
+            assert_int_equal(whole4, 0);
+        } else if (k == 1) {
+            assert_true(whole4 > 0);
+        } else {
+            assert_int_equal(first5, 0);
+        }
+        jt_free(t);
+    }
+}
+
 /* Stopping after k jobs and building the tree again from the source continues the same sequence. */
 static void test_resume_same_sequence(void **state)
 {
@@ -1914,6 +1975,7 @@ int main(void)
         cmocka_unit_test(test_fair_n_closed),
         cmocka_unit_test(test_symmetric_classes),
         cmocka_unit_test(test_fair_n_first_jobs),
+        cmocka_unit_test(test_expand_below),
         cmocka_unit_test(test_resume_same_sequence),
         cmocka_unit_test(test_fail_weight),
         cmocka_unit_test(test_unlisted_pn),

@@ -57,6 +57,7 @@ enum {
     DEFAULT_PROBE_BLACK_PERMILLE = 40,
     DEFAULT_SIM_DONORS = 16,
     DEFAULT_BALANCE = 200,
+    DEFAULT_EXPAND_BELOW = 5,
     MAX_WORKERS = 64
 };
 
@@ -476,6 +477,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *pbk = getenv("RENJU_JT_PROBE_BLACK"); /* JtConfig.probe_black_permille (0: none) */
     int pbm = pbk ? atoi(pbk) : DEFAULT_PROBE_BLACK_PERMILLE;
     jc.probe_black_permille = pbm < 0 ? 0 : pbm > 1000 ? 1000 : pbm;
+    const char *eb = getenv("RENJU_JT_EXPAND_BELOW"); /* JtConfig.expand_below (0: off) */
+    int ebs = eb ? atoi(eb) : DEFAULT_EXPAND_BELOW;
+    jc.expand_below = ebs < 0 ? 0 : ebs > 40 ? 40 : ebs;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
