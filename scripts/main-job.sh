@@ -20,19 +20,25 @@ opening="${RENJU_MAIN_OPENING:-D4}"
 secs="${RENJU_MAIN_TIME:-60}"
 workers=$(nproc 2>/dev/null || echo 2)
 # The embedded default database: the committed proofs (results/proven-positions.jsonl
-# and the opening search's export results/openings-db.jsonl.xz, with its saved trees
-# results/search-states.jsonl.xz), loaded once into a new database.  Every line is re-checked by `db verify` at the end.
+# and the opening search's export results/openings-db*.jsonl.xz, with its saved trees
+# results/search-states*.jsonl.xz: a first export and the parts later exports added,
+# scripts/export-openings.sh), loaded once into a new database.  Every line is
+# re-checked by `db verify` at the end.
 if [ ! -e "$db" ]; then
   if [ -s results/proven-positions.jsonl ]; then
     "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
   fi
-  if [ -s results/openings-db.jsonl.xz ]; then
-    xz -dc results/openings-db.jsonl.xz | "$bin" db import - --db "$db" --quiet
+  shopt -s nullglob
+  parts=(results/openings-db*.jsonl.xz)
+  if [ ${#parts[@]} -gt 0 ]; then
+    xz -dc "${parts[@]}" | "$bin" db import - --db "$db" --quiet
   fi
   # the opening searches' saved trees, so they resume where the committed runs stopped
-  if [ -s results/search-states.jsonl.xz ]; then
-    xz -dc results/search-states.jsonl.xz | "$bin" db import - --db "$db" --quiet
+  parts=(results/search-states*.jsonl.xz)
+  if [ ${#parts[@]} -gt 0 ]; then
+    xz -dc "${parts[@]}" | "$bin" db import - --db "$db" --quiet
   fi
+  shopt -u nullglob
 fi
 {
   echo "\$ renju opening status $opening --db $db   # before"

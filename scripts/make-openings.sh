@@ -12,7 +12,8 @@
 #      every opening and writes results/openings.json, one opening per line;
 #   3. scripts/openings-md.py results/openings.json results/openings.md;
 #   4. scripts/plot-openings.py (needs Debian's python3-matplotlib, run with
-#      /usr/bin/python3); skipped with a note when matplotlib is missing.
+#      /usr/bin/python3); skipped with a note when matplotlib is missing or
+#      RENJU_PLOTS=0.
 # Work figures (an opening's and each 4th-move class's) keep the larger of the
 # new one and the one results/openings.json had, not their sum: a tree rebuilt
 # from results alone on a new machine records only the work of its own jobs, so
@@ -110,7 +111,9 @@ python3 scripts/openings-md.py results/openings.json results/openings.md \
   || die "scripts/openings-md.py failed"
 echo "make-openings: results/openings.md" >&2
 
-if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+if [ "${RENJU_PLOTS:-1}" = 0 ]; then
+  echo "make-openings: pictures not regenerated (RENJU_PLOTS=0)" >&2
+elif /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
   /usr/bin/python3 scripts/plot-openings.py --in results/openings.json --out results/img \
     || die "scripts/plot-openings.py failed"
   echo "make-openings: results/img/*.png" >&2

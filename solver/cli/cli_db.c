@@ -812,7 +812,7 @@ static int db_import_cmd(const CliArgs *a)
                (unsigned long long)conflicts, (unsigned long long)states, (unsigned long long)kept);
     else if (states || kept)
         printf("imported %llu entries and %llu search states (%llu bad lines, %llu contradictions; %llu states "
-               "kept: the database's had as much work)\n",
+               "kept: the database's were as far along)\n",
                (unsigned long long)ok, (unsigned long long)states, (unsigned long long)bad,
                (unsigned long long)conflicts, (unsigned long long)kept);
     else

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test_export_openings.sh RENJU SOURCE_DIR - scripts/export-openings.sh end to
+# end, in a scratch copy of the scripts (it writes into results/ of the tree it
+# lives in): the first export writes openings-db.jsonl.xz and
+# search-states.jsonl.xz; a later one only the lines no committed part has, as
+# openings-db-001.jsonl.xz and search-states-001.jsonl.xz; all the parts
+# imported into a new database give the merged database's results and trees
+# byte for byte; an export with nothing new adds no part; bad arguments stop it
+# with one line and no part written.
+set -euo pipefail
+bin=$(realpath "$1")
+src=$(realpath "$2")
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+fail() { echo "test_export_openings: FAIL: $*" >&2; exit 1; }
+mkdir -p "$tmp/repo/scripts" "$tmp/repo/results"
+cp "$src"/scripts/{export-openings.sh,make-openings.sh,openings-md.py} "$tmp/repo/scripts/"
+cd "$tmp"
+export RENJU="$bin" RENJU_PLOTS=0
+res=repo/results
+search() { "$bin" opening search "$1" --goal win --job-nodes 20000 --max-jobs "$2" --db "$3" --progress none > /dev/null; }
+export_db() { bash repo/scripts/export-openings.sh "$@" 2> export.err || { cat export.err >&2; return 1; }; }
+lines() { xz -dc "$@" | wc -l; }
+
+# 1. The first export: one file of each kind, the merged database's lines.
+search "h8 i9 i7 i8 g9" 20 a.lmdb
+export_db out1.lmdb a.lmdb
+[ -s $res/openings-db.jsonl.xz ] && [ -s $res/search-states.jsonl.xz ] || fail "first export: files missing"
+[ ! -e $res/openings-db-001.jsonl.xz ] || fail "first export: a part 001"
+"$bin" db export --db out1.lmdb --quiet > r1
+"$bin" db export --states --db out1.lmdb --quiet > s1
+[ -s r1 ] && [ -s s1 ] || fail "the search stored no results or no states"
+cmp -s r1 <(xz -dc $res/openings-db.jsonl.xz) || fail "openings-db.jsonl.xz is not the merged results"
+cmp -s s1 <(xz -dc $res/search-states.jsonl.xz) || fail "search-states.jsonl.xz is not the merged states"
+[ "$(grep -c '"code"' $res/openings.json)" = 26 ] || fail "make-openings did not write the 26 openings"
+[ -s $res/openings.md ] || fail "make-openings did not write openings.md"
+
+# 2. More jobs on the same tree and a second search: only what changed, as part 001.
+search "h8 i9 i7 i8 g9" 60 a.lmdb
+search "h8 h9 i9 i11 j8" 20 b.lmdb
+export_db out2.lmdb a.lmdb b.lmdb
+for k in openings-db search-states; do
+  [ -s $res/$k-001.jsonl.xz ] || fail "second export: no $k-001.jsonl.xz"
+  # no line of the new part is in the first file
+  if [ -n "$(LC_ALL=C comm -12 <(xz -dc $res/$k.jsonl.xz | LC_ALL=C sort) <(xz -dc $res/$k-001.jsonl.xz | LC_ALL=C sort))" ]
+  then fail "$k-001.jsonl.xz repeats lines of $k.jsonl.xz"; fi
+done
+"$bin" db export --db out2.lmdb --quiet > r2
+"$bin" db export --states --db out2.lmdb --quiet > s2
+[ "$(lines $res/openings-db-001.jsonl.xz)" -lt "$(wc -l < r2)" ] || fail "part 001 is not smaller than the export"
+grep -q '"work"' <(xz -dc $res/search-states-001.jsonl.xz) || fail "search-states-001 has no state"
+# a state that changed is in both parts: the new one is further along
+changed=$(LC_ALL=C join -t '"' -j 4 <(xz -dc $res/search-states.jsonl.xz | LC_ALL=C sort -t '"' -k4,4) \
+  <(xz -dc $res/search-states-001.jsonl.xz | LC_ALL=C sort -t '"' -k4,4) | wc -l)
+[ "$changed" -gt 0 ] || fail "no tree node of the first export changed in the second"
+
+# 3. Every part imported, in either order, is the merged database.
+for order in fwd rev; do
+  rm -rf fresh.lmdb*
+  if [ $order = fwd ]; then parts=("$res"/openings-db*.jsonl.xz "$res"/search-states*.jsonl.xz)
+  else parts=("$res"/search-states-001.jsonl.xz "$res"/openings-db-001.jsonl.xz "$res"/search-states.jsonl.xz
+              "$res"/openings-db.jsonl.xz); fi
+  xz -dc "${parts[@]}" | "$bin" db import - --db fresh.lmdb --quiet > /dev/null
+  "$bin" db export --db fresh.lmdb --quiet | cmp -s - r2 || fail "$order: the parts' results differ from the merge"
+  "$bin" db export --states --db fresh.lmdb --quiet | cmp -s - s2 || fail "$order: the parts' states differ from the merge"
+done
+
+# 4. Nothing new: no part.
+export_db out3.lmdb out2.lmdb
+[ ! -e $res/openings-db-002.jsonl.xz ] && [ ! -e $res/search-states-002.jsonl.xz ] || fail "a part with nothing new"
+grep -q "nothing new" export.err || fail "no 'nothing new' note"
+
+# 5. Bad arguments: one line, exit 1, no part written.
+for args in "out1.lmdb a.lmdb" "out4.lmdb missing.lmdb"; do
+  rc=0
+  bash repo/scripts/export-openings.sh $args 2> bad.err || rc=$?
+  [ "$rc" = 1 ] || fail "export-openings.sh $args: exit $rc, not 1"
+  [ "$(wc -l < bad.err)" = 1 ] || fail "export-openings.sh $args: not one line: $(cat bad.err)"
+done
+[ ! -e out4.lmdb ] || fail "a database made for a missing input"
+! compgen -G "$res/*-002.jsonl.xz" > /dev/null || fail "a part 002"
+echo "test_export_openings: ok" >&2
