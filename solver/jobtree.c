@@ -792,7 +792,7 @@ static int probe_share(const JobTree *t, const Node *n)
 /*
  * A move below the root that gets a probe first, or has had only its probe
  * (Probes, jobtree.h): its whole job comes next, also in a tree resumed with
- * probes off.
+ * probes off (unless skip_job: then its expansion).
  */
 static bool probe_first(const JobTree *t, const Node *n)
 {
@@ -990,10 +990,12 @@ int jt_next(JobTree *t, JtJob *job)
         for (;;) {
             Node *n = &t->nodes[id];
             if (n->phase != PHASE_EXPANDED) {
-                bool job_here = n->status == RESULT_UNKNOWN && !skip_job(t, n) &&
+                bool skip = n->status == RESULT_UNKNOWN && skip_job(t, n);
+                bool job_here = n->status == RESULT_UNKNOWN && !skip &&
                                 (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n) || probe_first(t, n));
-                if (job_here && t->cfg.sim_donors > 0 && parent >= 0 && n->to_move == BLACK && n->st.jobs == 0 &&
-                    !n->sim_tried) {
+                /* (a node expanded without its whole job tries them before its expansion) */
+                if ((job_here || skip) && t->cfg.sim_donors > 0 && parent >= 0 && n->to_move == BLACK &&
+                    n->st.jobs == 0 && !n->sim_tried) {
                     n->sim_tried = true;
                     if (try_siblings(t, parent, pi)) {
                         n = &t->nodes[id];
@@ -1094,7 +1096,7 @@ int jt_done(JobTree *t, const JtJob *job, const JtOutcome *o)
     n->st.effort += o->nodes;
     if (job->probe) {
         n->st.probed = true;
-        n->sim_tried = false; /* siblings proven since are tried before its whole job (Simulation) */
+        n->sim_tried = false; /* siblings proven since are tried before its whole job or expansion (Simulation) */
     } else
         n->st.jobs += 1 + (uint32_t)(o->extended > 0 ? o->extended : 0);
     n->st.pn = o->pn;

@@ -46,9 +46,11 @@
  * fails it no longer spends 3.2e7 first).  With
  * JtConfig.scale > 1 the shallow positions, whose proofs are larger, get
  * bigger jobs: scale^(6 - stones) times job_nodes below 6 stones.  With
- * JtConfig.expand_below, a node below the root with fewer stones gets no
- * whole job: its probe (Probes) only, whose estimates its expansion uses
- * (none where it has no probe: the fresh leaves' estimates below).  Fresh
+ * JtConfig.expand_below, a node below the root with fewer stones that has
+ * had no whole job gets none: its probe (Probes) only, whose estimates its
+ * expansion uses (none where its side has no probe share: the fresh leaves'
+ * estimates below), under every goal.  A node of a resumed tree that had a
+ * whole job keeps the rules above (its rerun included).  Fresh
  * leaves start at pn = dn = 1 adjusted by where the move lies: black moves
  * next to the stones and the parent job's most promising move first (small
  * pn), white replies next to the stones first (small dn).  When the node
@@ -107,7 +109,8 @@
  * white-to-move node) gets first a probe: a job of probe_permille / 1000 of
  * its budget whose root pn and dn (of a search that small, they rank black's
  * moves well: results/solver-bench.md, session 15) become the node's
- * estimate; its full job comes when the node is the most-proving again, so
+ * estimate; its full job comes when the node is the most-proving again (below
+ * JtConfig.expand_below stones: its expansion instead), so
  * the tree weighs black's moves by their probes before it spends whole jobs
  * on them.  A probe is not counted in JtState.jobs (reruns and expansion go
  * by the full jobs).  With JtConfig.probe_black_permille a white move below
@@ -130,7 +133,8 @@
  * proven for the node to be proven, so giving it the first job costs only
  * where the node is refuted.
  * Simulation (JtConfig.sim_donors).  Before a black-to-move leaf (after a
- * white move) gets its first job, the stored proofs of up to sim_donors of
+ * white move) gets its first job (or, below JtConfig.expand_below stones, its
+ * expansion after the probe), the stored proofs of up to sim_donors of
  * its proven siblings under the parent it was selected through, those whose
  * white moves lie nearest to its move first (Chebyshev distance, ties in
  * class order), are tried on it through the same `borrow` callback: the

@@ -345,7 +345,7 @@ static void test_count_bounds(void **state)
     MoveClass cls[BOARD_POINTS];
     Board tmp = root;
     int ncls = fifth_move_classes(&tmp, RULE_RENJU, cls);
-    JtConfig cfg = { .goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     int lo, hi;
@@ -1387,6 +1387,97 @@ static void test_sim_after_probe(void **state)
     jt_free(t);
 }
 
+/* A borrow callback whose every proven donor's proof holds; the positions it proved kept in g_simmed. */
+enum { SIMMED_MAX = 400 };
+static SymKey g_simmed[SIMMED_MAX];
+static int g_nsimmed;
+static int mem_sim_any(void *ctx, const Board *b, const Board *donor)
+{
+    Result r;
+    if (mem_lookup(ctx, donor, &r) != 0 || r != RESULT_PROVEN) {
+        g_sim_bad++;
+        return RJ_ENOTFOUND;
+    }
+    MemEntry *e = mem_find(ctx, b, true, NULL);
+    e->has_result = true;
+    e->res = RESULT_PROVEN;
+    if (g_nsimmed < SIMMED_MAX)
+        sym_canonical(b, RULE_RENJU, &g_simmed[g_nsimmed++], NULL);
+    return 0;
+}
+
+/*
+ * The same with JtConfig.expand_below 7: a white move's 6-stone position
+ * gets its probe and no whole job, and its proven siblings' proofs are tried
+ * again after the probe, before its expansion.
+ */
+static void test_sim_after_probe_expand(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtSource src = mem_source(&m);
+    src.borrow = mem_sim_any;
+    g_sim_calls = g_sim_bad = g_sim_run = g_sim_max_run = g_sim_unordered = 0;
+    memset(&g_sim_last, 0, sizeof g_sim_last);
+    g_nsimmed = 0;
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 100000,
+                    .sim_donors = 3,
+                    .probe_black_permille = 40,
+                    .expand_below = 7};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    enum { MAXP = 400 };
+    static SymKey probed[MAXP];
+    int np = 0, jobs = 0;
+    JtJob job;
+    while (jobs++ < 300 && jt_next(t, &job) == 0) {
+        JtOutcome o;
+        memset(&o, 0, sizeof o);
+        o.nodes = job.budget;
+        o.best = POINT_NONE;
+        /* whole jobs on black-to-move positions prove (8 stones), and so do the probes of the
+           6-stone positions whose white 6th move is on columns a-d: proven siblings */
+        o.result = job.board.to_move == BLACK && !job.probe ? RESULT_PROVEN : RESULT_UNKNOWN;
+        o.pn = 2;
+        o.dn = job.probe ? 100 : 2; /* a probed move comes back after the fresh ones have had their probes */
+        Board nb = node_frame(&job);
+        if (board_stone_count(&nb) == 6) {
+            assert_true(job.probe); /* no whole job below 7 stones */
+            Point w6 = POINT_NONE;
+            for (int p = 0; p < BOARD_POINTS; p++)
+                if (board_at(&nb, (Point)p) == WHITE && p != pt("i9") && p != pt("i8"))
+                    w6 = (Point)p;
+            assert_true(w6 < BOARD_POINTS);
+            if (point_col(w6) < 4)
+                o.result = RESULT_PROVEN;
+            else {
+                assert_true(np < MAXP);
+                sym_canonical(&job.board, RULE_RENJU, &probed[np++], NULL);
+            }
+        }
+        if (o.result == RESULT_PROVEN) {
+            MemEntry *e = mem_find(&m, &job.board, true, NULL);
+            e->has_result = true;
+            e->res = RESULT_PROVEN;
+        }
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        assert_int_equal(jt_check_updates(t), 0);
+    }
+    assert_int_equal(g_sim_bad, 0);
+    int after = 0; /* probed 6-stone positions left unknown that a sibling's proof proved afterwards */
+    for (int i = 0; i < g_nsimmed; i++)
+        for (int j = 0; j < np; j++)
+            after += !memcmp(g_simmed[i].b, probed[j].b, SYMKEY_LEN);
+    print_message("expand_below: %d 6-stone probes left unknown, %d of them proven by a sibling's proof afterwards\n",
+                  np, after);
+    assert_true(after >= 1);
+    jt_free(t);
+}
+
 /* ---- a random tree: transpositions and borrows ---- */
 
 /* A position's hash, the same in every frame (its canonical key), mixed with a salt. */
@@ -1821,15 +1912,19 @@ static void test_line_frames(void **state)
 /*
  * The random tree saved and reloaded: the tree a new JobTree builds from the
  * store has the nodes, parent links and numbers of the tree that was saved,
- * and it goes on with the jobs the uninterrupted run had next.
+ * and it goes on with the jobs the uninterrupted run had next; also where
+ * the nodes of fewer than expand_below stones below the root get their
+ * probe only and are expanded without a job (JtConfig.expand_below).
  */
-static void test_random_dag_reload(void **state)
+static void random_dag_reload(int expand_below)
 {
-    (void)state;
     enum { TOTAL = 600, PART = 200 };
     static SymKey a[TOTAL], b[TOTAL];
     Board root = pos("h8 i9 i7 i8 g9");
     JtConfig cfg = random_cfg();
+    cfg.expand_below = expand_below;
+    if (expand_below)
+        cfg.job_nodes = 100000; /* probes of 4000 (a probe under 1000 nodes would be the whole job) */
     HStore h1, h2;
     hs_init(&h1);
     hs_init(&h2);
@@ -1876,6 +1971,14 @@ static void test_random_dag_reload(void **state)
     free(h2.e);
 }
 
+/* Without expand_below, and with 7: the 6-stone nodes below the 5-stone root get their probe only. */
+static void test_random_dag_reload(void **state)
+{
+    (void)state;
+    random_dag_reload(0);
+    random_dag_reload(7);
+}
+
 /* Bad input: goals that do not fit the side to move, a zero budget, a foreign job. */
 static void test_bad_input(void **state)
 {
@@ -1885,7 +1988,7 @@ static void test_bad_input(void **state)
     JtSource src = mem_source(&m);
     JobTree *t = NULL;
     Board op = pos("I7"), four = pos("h8 i9 i7 i8");
-    JtConfig cfg = { .goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_COUNT, .rules = RULE_RENJU, .job_nodes = 1000};
     assert_int_equal(jt_create(&t, &op, &cfg, &src), RJ_EBADARG);
     cfg.goal = JT_GOAL_FAIR_N;
     assert_int_equal(jt_create(&t, &four, &cfg, &src), RJ_EBADARG);
@@ -1894,8 +1997,8 @@ static void test_bad_input(void **state)
     assert_int_equal(jt_create(&t, &four, &cfg, &src), RJ_EBADARG);
     cfg.job_nodes = 10;
     assert_int_equal(jt_create(&t, &four, &cfg, &src), 0);
-    JtJob job = { .node = 12345 };
-    JtOutcome o = { 0 };
+    JtJob job = {.node = 12345};
+    JtOutcome o = {0};
     assert_int_equal(jt_done(t, &job, &o), RJ_EBADARG);
     job.node = 0; /* not running */
     assert_int_equal(jt_done(t, &job, &o), RJ_EBADARG);
@@ -1988,6 +2091,7 @@ int main(void)
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_sim_after_probe),
+        cmocka_unit_test(test_sim_after_probe_expand),
         cmocka_unit_test(test_fair_n_balance),
         cmocka_unit_test(test_fair_n_balance_resume),
         cmocka_unit_test(test_random_dag),

@@ -329,7 +329,7 @@ static void test_states_bad(void **state)
     assert_int_equal(RENJU(path("x.out"), path("x.err"), "db stats --states --db %s", mb), 64);
 }
 
-/* Two states of one key: the one that records more work stays, in either order, in one file or two. */
+/* Two states of one key: the one further along stays, in either order, in one file or two. */
 static void test_states_more_work(void **state)
 {
     (void)state;
@@ -343,13 +343,13 @@ static void test_states_more_work(void **state)
      * The state further along stays: (0) more work (the value's first 8
      * bytes, little-endian), (1) as much work and more jobs (the next 4),
      * (2) as much of both and expanded (bit 0 of byte 21) where the other
-     * is not.
+     * is not, (3) the same and probed (bit 1).
      */
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 4; c++) {
         char hi[4096], lo[4096];
         memcpy(v, c == 0 ? "40420f0000000000" : "0500000000000000", 16);
         memcpy(v + 16, c == 1 ? "02000000" : "01000000", 8);
-        memcpy(v + 42, c == 2 ? "01" : "00", 2);
+        memcpy(v + 42, c == 2 ? "01" : c == 3 ? "02" : "00", 2);
         snprintf(hi, sizeof hi, "%s", line);
         memcpy(v, "0500000000000000", 16);
         memcpy(v + 16, "01000000", 8);

@@ -685,8 +685,8 @@ static int state_flush(Db *db, StateBatch *sb)
 /*
  * One state line: RJ_EBADDATA (why filled) when it is malformed or not a
  * state this version knows.  The line's buffers pass to sb; a state stored
- * with at least as much work (by an earlier line too) is kept when the batch
- * is written (sb->kept).
+ * at least as far along (search_db_state_ahead; by an earlier line too) is
+ * kept when the batch is written (sb->kept).
  */
 static int import_state(Db *db, const char *line, StateBatch *sb, char *why, size_t whylen)
 {
