@@ -14,10 +14,15 @@
 #      each later one adds only the lines that no committed part has, as the
 #      next part openings-db-001.jsonl.xz, -002, ... (no part when nothing is
 #      new), so the repository grows by what a session proved, not by a new
-#      copy of everything.  Import every part, in any order, to get OUT_DB's
-#      results and trees: a result or state line that a later export changed
-#      (unknown to proven, a tree node with more work) is in both parts, and
-#      import keeps the one further along;
+#      copy of everything.  OUT_DB is first loaded with every committed part,
+#      so a new line is one that beats the committed one (unknown to proven,
+#      a smaller proof, a tree node further along) and a contradiction with a
+#      committed result stops the script: import every part, in any order, to
+#      get OUT_DB's results and trees.  With --rebase (after `renju opening
+#      search --fresh-tree`, whose new tree the committed one would
+#      outweigh) OUT_DB is not loaded with the committed parts, and the
+#      export replaces them: new openings-db.jsonl.xz and
+#      search-states.jsonl.xz, the numbered parts deleted (git rm them);
 #   4. scripts/make-openings.sh OUT_DB (results/openings.{json,md}, pictures).
 # OUT_DB must not exist.  Every result was checked before it was stored;
 # re-check the export in a new database with
@@ -27,7 +32,9 @@
 # to make-openings.sh (the commands that filled the databases).
 set -euo pipefail
 die() { echo "export-openings: $*" >&2; exit 1; }
-[ $# -ge 2 ] || { echo "usage: scripts/export-openings.sh OUT_DB IN_DB..." >&2; exit 2; }
+rebase=0
+if [ "${1:-}" = --rebase ]; then rebase=1; shift; fi
+[ $# -ge 2 ] || { echo "usage: scripts/export-openings.sh [--rebase] OUT_DB IN_DB..." >&2; exit 2; }
 out=$(realpath -m "$1")
 shift
 ins=()
@@ -41,9 +48,24 @@ if [ ! -x "$bin" ]; then
   [ -z "${RENJU:-}" ] || die "RENJU=$bin is not an executable"
   bin="$(bash scripts/build.sh Release)/renju"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# scratch space beside OUT_DB (several GB for a large export), parts written in results/ first as hidden files
+tmp=$(mktemp -d "$(dirname "$out")/export-openings.XXXXXX")
+trap 'rm -rf "$tmp" results/.part-*.tmp' EXIT
 
+# the committed parts (their patterns, as main-job.sh loads them)
+committed() {
+  shopt -s nullglob
+  local f=(results/"$1"[.]jsonl.xz results/"$1"-[0-9][0-9][0-9].jsonl.xz)
+  shopt -u nullglob
+  [ ${#f[@]} -eq 0 ] || printf '%s\n' "${f[@]}"
+}
+if [ $rebase = 0 ]; then
+  mapfile -t seed < <(committed openings-db; committed search-states)
+  if [ ${#seed[@]} -gt 0 ]; then
+    xz -dc "${seed[@]}" | "$bin" db import - --db "$out" --quiet >&2 \
+      || die "the committed parts do not import cleanly into $out"
+  fi
+fi
 "$bin" db merge "$out" "$@" --quiet >&2
 for db in "$@"; do
   "$bin" db export --states --db "$db" --quiet
@@ -51,15 +73,21 @@ done > "$tmp/states.jsonl"
 "$bin" db import "$tmp/states.jsonl" --db "$out" --quiet >&2
 rm -f "$tmp/states.jsonl"
 
-# part NAME FILE: the lines of FILE that no results/NAME*.jsonl.xz has, as its next part.
+# place FILE NAME: FILE compressed as results/NAME (written beside it, then renamed).
+place() {
+  xz -9 -T1 < "$1" > results/.part-"$2".tmp
+  mv results/.part-"$2".tmp results/"$2"
+}
+
+# part NAME FILE: the lines of FILE that no committed part of NAME has, as its next part.
 part() {
-  local name=$1 file=$2 parts=() n next
-  shopt -s nullglob
-  parts=(results/"$name"[.]jsonl.xz results/"$name"-[0-9][0-9][0-9].jsonl.xz)
-  shopt -u nullglob
-  if [ ${#parts[@]} -eq 0 ]; then
-    xz -9 -T1 < "$file" > "$tmp/part.xz"
-    mv "$tmp/part.xz" results/"$name".jsonl.xz
+  local name=$1 file=$2 parts=() last n next
+  mapfile -t parts < <(committed "$name")
+  if [ ${#parts[@]} -eq 0 ] || [ $rebase = 1 ]; then
+    place "$file" "$name".jsonl.xz
+    for f in "${parts[@]}"; do
+      [ "$f" = results/"$name".jsonl.xz ] || rm -f "$f"
+    done
     echo "export-openings: results/$name.jsonl.xz: $(wc -l < "$file") lines" >&2
     return
   fi
@@ -70,12 +98,11 @@ part() {
     echo "export-openings: results/$name*.jsonl.xz: nothing new" >&2
     return
   fi
-  n=${#parts[@]}
-  [ -e results/"$name".jsonl.xz ] || n=$((n + 1))
-  next=$(printf '%s-%03d.jsonl.xz' "$name" "$n")
-  [ ! -e results/"$next" ] || die "results/$next exists but results/$name-*.jsonl.xz are not numbered 001 up"
-  xz -9 -T1 < "$tmp/new" > "$tmp/part.xz"
-  mv "$tmp/part.xz" results/"$next"
+  last=${parts[${#parts[@]} - 1]}
+  n=0
+  [[ $last =~ -([0-9]{3})\.jsonl\.xz$ ]] && n=$((10#${BASH_REMATCH[1]}))
+  next=$(printf '%s-%03d.jsonl.xz' "$name" $((n + 1)))
+  place "$tmp/new" "$next"
   echo "export-openings: results/$next: $(wc -l < "$tmp/new") new or changed lines" \
     "(of $(wc -l < "$file") in the export)" >&2
 }

@@ -29,12 +29,12 @@ if [ ! -e "$db" ]; then
     "$bin" db import results/proven-positions.jsonl --db "$db" --quiet
   fi
   shopt -s nullglob
-  parts=(results/openings-db*.jsonl.xz)
+  parts=(results/openings-db[.]jsonl.xz results/openings-db-[0-9][0-9][0-9].jsonl.xz)
   if [ ${#parts[@]} -gt 0 ]; then
     xz -dc "${parts[@]}" | "$bin" db import - --db "$db" --quiet
   fi
   # the opening searches' saved trees, so they resume where the committed runs stopped
-  parts=(results/search-states*.jsonl.xz)
+  parts=(results/search-states[.]jsonl.xz results/search-states-[0-9][0-9][0-9].jsonl.xz)
   if [ ${#parts[@]} -gt 0 ]; then
     xz -dc "${parts[@]}" | "$bin" db import - --db "$db" --quiet
   fi

@@ -57,7 +57,8 @@ changed=$(LC_ALL=C join -t '"' -j 4 <(xz -dc $res/search-states.jsonl.xz | LC_AL
 # 3. Every part imported, in either order, is the merged database.
 for order in fwd rev; do
   rm -rf fresh.lmdb*
-  if [ $order = fwd ]; then parts=("$res"/openings-db*.jsonl.xz "$res"/search-states*.jsonl.xz)
+  if [ $order = fwd ]; then parts=("$res"/openings-db.jsonl.xz "$res"/openings-db-001.jsonl.xz
+                                  "$res"/search-states.jsonl.xz "$res"/search-states-001.jsonl.xz)
   else parts=("$res"/search-states-001.jsonl.xz "$res"/openings-db-001.jsonl.xz "$res"/search-states.jsonl.xz
               "$res"/openings-db.jsonl.xz); fi
   xz -dc "${parts[@]}" | "$bin" db import - --db fresh.lmdb --quiet > /dev/null
@@ -65,12 +66,33 @@ for order in fwd rev; do
   "$bin" db export --states --db fresh.lmdb --quiet | cmp -s - s2 || fail "$order: the parts' states differ from the merge"
 done
 
-# 4. Nothing new: no part.
+# 4. Nothing new: no part; also from a new search of the same root (its results tie the committed
+#    ones, its tree has less work).
 export_db out3.lmdb out2.lmdb
 [ ! -e $res/openings-db-002.jsonl.xz ] && [ ! -e $res/search-states-002.jsonl.xz ] || fail "a part with nothing new"
 grep -q "nothing new" export.err || fail "no 'nothing new' note"
+search "h8 i9 i7 i8 g9" 20 c.lmdb
+export_db out3b.lmdb c.lmdb
+[ "$(grep -c "nothing new" export.err)" = 2 ] || fail "a new search of the same root made a part"
 
-# 5. Bad arguments: one line, exit 1, no part written.
+# 5. A third export after more jobs: part 002, numbered after 001; all three parts import to it.
+search "h8 i9 i7 i8 g9" 100 a.lmdb
+export_db out5.lmdb a.lmdb
+[ -s $res/search-states-002.jsonl.xz ] || fail "third export: no search-states-002.jsonl.xz"
+rm -rf fresh.lmdb*
+xz -dc "$res"/search-states-002.jsonl.xz "$res"/openings-db*.jsonl.xz "$res"/search-states-00[1].jsonl.xz \
+  "$res"/search-states.jsonl.xz | "$bin" db import - --db fresh.lmdb --quiet > /dev/null
+cmp -s <("$bin" db export --db fresh.lmdb --quiet) <("$bin" db export --db out5.lmdb --quiet) || fail "002: results"
+cmp -s <("$bin" db export --states --db fresh.lmdb --quiet) <("$bin" db export --states --db out5.lmdb --quiet) \
+  || fail "002: states"
+
+# 6. --rebase: one file of each kind again, the numbered parts gone.
+export_db --rebase out6.lmdb a.lmdb
+! compgen -G "$res/*-00[0-9].jsonl.xz" > /dev/null || fail "--rebase left numbered parts"
+cmp -s <(xz -dc $res/search-states.jsonl.xz) <("$bin" db export --states --db a.lmdb --quiet) \
+  || fail "--rebase: search-states.jsonl.xz is not the search's tree"
+
+# 7. Bad arguments: one line, exit 1, no part written.
 for args in "out1.lmdb a.lmdb" "out4.lmdb missing.lmdb"; do
   rc=0
   bash repo/scripts/export-openings.sh $args 2> bad.err || rc=$?
@@ -78,5 +100,6 @@ for args in "out1.lmdb a.lmdb" "out4.lmdb missing.lmdb"; do
   [ "$(wc -l < bad.err)" = 1 ] || fail "export-openings.sh $args: not one line: $(cat bad.err)"
 done
 [ ! -e out4.lmdb ] || fail "a database made for a missing input"
-! compgen -G "$res/*-002.jsonl.xz" > /dev/null || fail "a part 002"
+! compgen -G "$res/*-00[0-9].jsonl.xz" > /dev/null || fail "a part written for bad arguments"
+! compgen -G "$res/.part-*" > /dev/null || fail "a temporary part left behind"
 echo "test_export_openings: ok" >&2
