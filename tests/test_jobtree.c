@@ -60,6 +60,15 @@ static MemEntry *mem_find(Mem *m, const Board *b, bool add, int *t)
     return e;
 }
 
+/* Store b's result as proven (a job's or a borrow's, as the runner's store would). */
+static void mem_store_proven(Mem *m, const Board *b)
+{
+    MemEntry *e = mem_find(m, b, true, NULL);
+    assert_non_null(e);
+    e->has_result = true;
+    e->res = RESULT_PROVEN;
+}
+
 static int mem_lookup(void *ctx, const Board *b, Result *res)
 {
     MemEntry *e = mem_find(ctx, b, false, NULL);
@@ -971,9 +980,7 @@ static int mem_borrow(void *ctx, const Board *b, const Board *pass)
     assert_true(w < BOARD_POINTS);
     if (point_col(w) >= 4)
         return RJ_EBADDATA;
-    MemEntry *e = mem_find(ctx, b, true, NULL);
-    e->has_result = true;
-    e->res = RESULT_PROVEN;
+    mem_store_proven(ctx, b);
     return 0;
 }
 
@@ -1167,9 +1174,7 @@ static int mem_sim(void *ctx, const Board *b, const Board *donor)
     }
     if (point_row(x) != point_row(y))
         return RJ_EBADDATA;
-    MemEntry *e = mem_find(ctx, b, true, NULL);
-    e->has_result = true;
-    e->res = RESULT_PROVEN;
+    mem_store_proven(ctx, b);
     return 0;
 }
 
@@ -1202,9 +1207,7 @@ static void test_sim_siblings(void **state)
             JtOutcome o;
             run_job(&s, &job, &o);
             if (o.result == RESULT_PROVEN && job.board.to_move == BLACK) {
-                MemEntry *e = mem_find(&m, &job.board, true, NULL);
-                e->has_result = true;
-                e->res = RESULT_PROVEN;
+                mem_store_proven(&m, &job.board);
                 stored_by_jobs++;
             }
             assert_int_equal(jt_done(t, &job, &o), 0);
@@ -1371,9 +1374,7 @@ static void test_sim_after_probe(void **state)
             } else {
                 assert_true(i < np); /* its probe came first */
                 whole[i] = true;
-                MemEntry *e = mem_find(&m, &job.board, true, NULL); /* stored, as a runner's store would */
-                e->has_result = true;
-                e->res = RESULT_PROVEN;
+                mem_store_proven(&m, &job.board); /* stored, as a runner's store would */
             }
         }
         assert_int_equal(jt_done(t, &job, &o), 0);
@@ -1398,9 +1399,7 @@ static int mem_sim_any(void *ctx, const Board *b, const Board *donor)
         g_sim_bad++;
         return RJ_ENOTFOUND;
     }
-    MemEntry *e = mem_find(ctx, b, true, NULL);
-    e->has_result = true;
-    e->res = RESULT_PROVEN;
+    mem_store_proven(ctx, b);
     if (g_nsimmed < SIMMED_MAX)
         sym_canonical(b, RULE_RENJU, &g_simmed[g_nsimmed++], NULL);
     return 0;
@@ -1460,9 +1459,7 @@ static void test_sim_after_probe_expand(void **state)
             }
         }
         if (o.result == RESULT_PROVEN) {
-            MemEntry *e = mem_find(&m, &job.board, true, NULL);
-            e->has_result = true;
-            e->res = RESULT_PROVEN;
+            mem_store_proven(&m, &job.board);
         }
         assert_int_equal(jt_done(t, &job, &o), 0);
         assert_int_equal(jt_check_updates(t), 0);
