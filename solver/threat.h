@@ -188,16 +188,14 @@ void thr_windows_scan_min(const Board *b, Color c, int min_stones, ThrWindows *w
 
 static inline void thr_windows_at_cr(const ThrWindows *w, int col, int row, int *wmax, int *ntwo)
 {
-    uint64_t x[NUM_DIRS] = {w->cov[DIR_E][row] >> col, w->cov[DIR_N][col] >> row,
-                            w->cov[DIR_NE][col - row + BOARD_SIZE - 1] >> col, w->cov[DIR_SE][col + row] >> col};
-    int mx = 0, two = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        int best = (int)(x[d] & 1) + (int)(x[d] >> 16 & 1) + (int)(x[d] >> 32 & 1) + (int)(x[d] >> 48 & 1);
-        mx = best > mx ? best : mx;
-        two += best >= 2;
-    }
-    *wmax = mx;
-    *ntwo = two;
+    /* Bit 16*(k-1) of each shifted word: level k at the point.  The levels nest (a window of k+1 stones
+     * holds k), so a direction's levels are its lowest lanes, and over the directions the most stones
+     * is the number of lanes set in any of them (summed into the top lane by the multiply). */
+    const uint64_t lanes = UINT64_C(0x0001000100010001);
+    uint64_t e = w->cov[DIR_E][row] >> col, n = w->cov[DIR_N][col] >> row;
+    uint64_t ne = w->cov[DIR_NE][col - row + BOARD_SIZE - 1] >> col, se = w->cov[DIR_SE][col + row] >> col;
+    *wmax = (int)(((e | n | ne | se) & lanes) * lanes >> 48);
+    *ntwo = (int)((e >> 16 & 1) + (n >> 16 & 1) + (ne >> 16 & 1) + (se >> 16 & 1));
 }
 
 static inline void thr_windows_at(const ThrWindows *w, Point p, int *wmax, int *ntwo)
