@@ -168,7 +168,9 @@ void thr_window_max(const Board *b, Point p, Color c, int *wmax, int *ntwo);
  * each line once, and thr_windows_at() answers a point in four lookups.
  * cov[dir][line] bit 16*(k-1) + pos is set when position pos of the line lies
  * in a five-window free of opponent stones (and of the board's edge) holding
- * k or more c stones (k = 1..4).  Only empty points are meaningful.
+ * k or more c stones (k = 1..4).  Only empty points are meaningful.  The
+ * levels nest (a point's level-k bit implies its lower levels' bits, or a
+ * line is left all 0): thr_windows_at() relies on it.
  */
 typedef struct {
     uint64_t cov[NUM_DIRS][NUM_LINES];
