@@ -20,14 +20,29 @@
       only the jobs of the first WORK work nodes of the log (e.g. 8.5e8).
 
 Several logs (or a log that several resumed runs appended to) are read in
-order; probes and whole jobs are paired by position, not by node id (ids
-change when a search is resumed).  Lines that are not job records are
-skipped and counted on stderr.
+order; probes and whole jobs are paired by position and side to move, not
+by node id (ids change when a search is resumed), and every whole job after a
+probe (its reruns too) counts under that probe's pn.  Lines that are not
+well-formed job records are skipped and counted on stderr.  Exit codes: 0,
+64 bad arguments, 66 a log that cannot be read.
 """
 import argparse
 import collections
 import json
+import math
 import sys
+
+
+class Usage(ValueError):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors as one line and exit 64 (docs/cli.md), not argparse's 2."""
+
+    def error(self, message):
+        print(f"joblog-stats: {message}", file=sys.stderr)
+        sys.exit(64)
 
 
 def parse_stones(spec):
@@ -35,7 +50,7 @@ def parse_stones(spec):
     black, white = set(), set()
     for part in spec.split():
         if len(part) < 2 or part[1] != ":" or part[0] not in "BW":
-            raise ValueError(f"--contains: expected B:p,q W:r, got '{part}'")
+            raise Usage(f"--contains: expected B:p,q W:r, got '{part}'")
         pts = {p.strip().lower() for p in part[2:].split(",") if p.strip()}
         (black if part[0] == "B" else white).update(pts)
     return black, white
@@ -51,18 +66,33 @@ def position_stones(pos):
     return black, white
 
 
+def is_count(v):
+    """A finite number at least 0 (not a bool, not NaN or infinite)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+
+
+def job_record(line):
+    """The job of a log line, or None when the line is not a well-formed job record."""
+    try:
+        j = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(j, dict):
+        return None
+    if not (isinstance(j.get("position"), str) and j.get("to_move") in ("black", "white") and
+            isinstance(j.get("result"), str) and isinstance(j.get("probe"), bool) and
+            is_count(j.get("stones")) and is_count(j.get("work")) and is_count(j.get("pn"))):
+        return None
+    return j
+
+
 def read_jobs(paths, contains, first):
-    need = ("position", "to_move", "stones", "result", "work", "pn", "probe")
     jobs, skipped, total = [], 0, 0
     for path in paths:
-        with open(path) as fh:
+        with open(path, encoding="utf-8", errors="replace") as fh:
             for line in fh:
-                try:
-                    j = json.loads(line)
-                except ValueError:
-                    skipped += 1
-                    continue
-                if not isinstance(j, dict) or any(k not in j for k in need):
+                j = job_record(line)
+                if j is None:
                     skipped += 1
                     continue
                 if first is not None and total >= first:
@@ -75,6 +105,8 @@ def read_jobs(paths, contains, first):
                 jobs.append(j)
     if skipped:
         print(f"joblog-stats: {skipped} lines skipped (not job records)", file=sys.stderr)
+    if not jobs:
+        print("joblog-stats: no job records", file=sys.stderr)
     return jobs
 
 
@@ -112,8 +144,8 @@ def by_probe_pn(jobs):
         key = (j["position"], j["to_move"])
         if j["probe"]:
             probe[key] = j["pn"]
-        elif key in probe:
-            r = rows[(j["to_move"], bucket(probe.pop(key)))]
+        elif key in probe:  # (every whole job after it: a rerun too)
+            r = rows[(j["to_move"], bucket(probe[key]))]
             r[0] += 1
             r[1] += j["result"] == "proven"
             r[2] += j["work"]
@@ -125,7 +157,7 @@ def by_probe_pn(jobs):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = Parser(description=__doc__.split("\n")[0])
     ap.add_argument("--by", choices=("kind", "probe-pn"), default="kind")
     ap.add_argument("--contains", default="")
     ap.add_argument("--first", default=None)
@@ -133,11 +165,16 @@ def main(argv):
     a = ap.parse_args(argv)
     try:
         contains = parse_stones(a.contains) if a.contains else None
-        first = float(a.first) if a.first is not None else None
-        if first is not None and first <= 0:
-            raise ValueError(f"--first: expected a positive work count, got '{a.first}'")
+        first = None
+        if a.first is not None:
+            try:
+                first = float(a.first)
+            except ValueError:
+                first = -1.0
+            if not math.isfinite(first) or first <= 0:
+                raise Usage(f"--first: expected a positive work count, got '{a.first}'")
         jobs = read_jobs(a.logs, contains, first)
-    except ValueError as e:
+    except Usage as e:
         print(f"joblog-stats: {e}", file=sys.stderr)
         return 64
     except OSError as e:
