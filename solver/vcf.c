@@ -203,6 +203,14 @@ static int att_node(VcfCtx *c, Board *b, int depth, const Point *dfive, int nd)
         mv[j + 1] = pm, q[j + 1] = pq, score[j + 1] = s;
     }
     int child = depth == DEPTH_INF ? DEPTH_INF : depth - 1;
+    /*
+     * The children's table slots, fetched now: each child's first act is its
+     * probe, a cache miss in a big table (the key after the four and its
+     * block; a pass before this node is undone by the four).  A hint only.
+     */
+    Key pk = b->key ^ c->salt ^ (board_last_move(b) == POINT_PASS ? zob_pass() : 0);
+    for (int i = 0; i < m; i++)
+        __builtin_prefetch(&c->tt[tt_index(c, pk ^ zob_stone(c->att, mv[i]) ^ zob_stone(c->def, q[i])) & ~(uint64_t)1]);
     for (int i = 0; i < m; i++) {
         board_play(b, mv[i]);
         if (block_forbidden(c, b, q[i])) {
