@@ -250,6 +250,67 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out)
 
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out) { return line_points(b, c, rs, LP_FOURS, 3, out); }
 
+/* The four-move positions of one line slot (0 when the line holds fewer than three c stones). */
+static inline uint16_t slot_fours(const Board *b, Color c, bool exact, int slot)
+{
+    if (b->count[c - 1][slot] < 3)
+        return 0;
+    int d = slot / NUM_LINES, idx = slot % NUM_LINES;
+    uint16_t own, blk;
+    line_masks(b, c, d, idx, &own, &blk);
+    return window_empties(line_windows(own, blk, exact, 3), own);
+}
+
+static inline void slot_set(ThrFourLines *fl, int slot, uint16_t e)
+{
+    uint64_t bit = UINT64_C(1) << (slot & 63);
+    fl->e[slot] = e;
+    if (e)
+        fl->nz[slot >> 6] |= bit;
+    else
+        fl->nz[slot >> 6] &= ~bit;
+}
+
+void thr_four_lines_init(const Board *b, Color c, RuleSet rs, ThrFourLines *fl)
+{
+    bool exact = thr_exact(c, rs);
+    memset(fl, 0, sizeof *fl);
+    uint8_t lines[BOARD_LINE_SLOTS];
+    int nl = lines_with(b, c, 3, lines);
+    for (int k = 0; k < nl; k++) {
+        int slot = LINE_DIR(lines[k]) * NUM_LINES + LINE_IDX(lines[k]);
+        slot_set(fl, slot, slot_fours(b, c, exact, slot));
+    }
+}
+
+void thr_four_lines_touch(const Board *b, Color c, RuleSet rs, ThrFourLines *fl, Point p)
+{
+    assert(p < BOARD_POINTS);
+    bool exact = thr_exact(c, rs);
+#pragma GCC unroll 4
+    for (int d = 0; d < NUM_DIRS; d++) {
+        int slot = d * NUM_LINES + board_line_index(p, d);
+        slot_set(fl, slot, slot_fours(b, c, exact, slot));
+    }
+}
+
+int thr_four_lines_points(const ThrFourLines *fl, Point *out)
+{
+    PointSet seen = {{0, 0, 0, 0}};
+    int n = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t z = fl->nz[w]; z; z &= z - 1) {
+            int slot = w * 64 + __builtin_ctzll(z);
+            int d = LINE_DIR(SLOT_LINE[slot]), idx = LINE_IDX(SLOT_LINE[slot]);
+            for (unsigned e = fl->e[slot]; e; e &= e - 1) {
+                Point p = thr_line_point(d, idx, __builtin_ctz(e));
+                if (set_add(&seen, p))
+                    out[n++] = p;
+            }
+        }
+    return n;
+}
+
 int thr_window_points(const Board *b, Color c, int need, Point *out)
 {
     assert(need >= 1 && need <= 5);

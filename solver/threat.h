@@ -107,6 +107,29 @@ int thr_fives_through(const Board *b, Point p, Color c, RuleSet rs, Point *out);
 int thr_four_moves(const Board *b, Color c, RuleSet rs, Point *out);
 
 /*
+ * The four moves of c kept line by line, so that a search playing a few
+ * stones at a time updates only the lines through them (the VCF's four and
+ * block): e[slot] holds the positions of line slot (dir * NUM_LINES + idx,
+ * board.h) where a c stone makes a four through that line, nz the slots
+ * with any.  thr_four_lines_points() lists exactly thr_four_moves()' points
+ * in its order (line slots in order, positions along a line in order, each
+ * point at its first line).
+ */
+typedef struct {
+    uint16_t e[BOARD_LINE_SLOTS];
+    uint64_t nz[2];
+} ThrFourLines;
+
+/* fl for b, every line. */
+void thr_four_lines_init(const Board *b, Color c, RuleSet rs, ThrFourLines *fl);
+
+/* Recompute the four lines through p: fl becomes b's after a stone (of either colour) on p or its removal. */
+void thr_four_lines_touch(const Board *b, Color c, RuleSet rs, ThrFourLines *fl, Point p);
+
+/* The points of fl, distinct, in thr_four_moves()' order; returns the count. */
+int thr_four_lines_points(const ThrFourLines *fl, Point *out);
+
+/*
  * Empty points that share a five-window free of opponent stones with at least
  * `need` stones of c (so a c stone there has need+1 stones in that window).
  * need = 2 gives the candidates for three-making moves.  Distinct; returns

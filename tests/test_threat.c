@@ -21,6 +21,49 @@ static bool in_list(const Point *l, int n, Point p)
     return false;
 }
 
+/* The line-by-line four list, updated through plays and undos, lists thr_four_moves()' points in its order. */
+static void test_four_lines_incremental(void **state)
+{
+    (void)state;
+    uint64_t s = 0xf0e1d2c3;
+    Board b;
+    Point a[BOARD_POINTS], r[BOARD_POINTS];
+    long compared = 0, points = 0;
+    for (int it = 0; it < 400; it++) {
+        RuleSet rs = RULESETS[it % 3];
+        tu_random_position(&b, &s, rs, 4 + (int)(tu_rng(&s) % 60), 9);
+        for (Color c = BLACK; c <= WHITE; c++) {
+            ThrFourLines fl;
+            thr_four_lines_init(&b, c, rs, &fl);
+            int played = 0;
+            for (int step = 0; step < 40; step++) {
+                Point p;
+                if (played > 0 && tu_rng(&s) % 4 == 0) {
+                    p = board_last_move(&b);
+                    board_undo(&b);
+                    played--;
+                } else {
+                    do
+                        p = (Point)(tu_rng(&s) % BOARD_POINTS);
+                    while (board_at(&b, p) != EMPTY);
+                    board_play(&b, p);
+                    played++;
+                }
+                thr_four_lines_touch(&b, c, rs, &fl, p);
+                int na = thr_four_lines_points(&fl, a), nr = thr_four_moves(&b, c, rs, r);
+                assert_int_equal(na, nr);
+                for (int i = 0; i < na; i++)
+                    assert_int_equal(a[i], r[i]);
+                compared++;
+                points += na;
+            }
+            while (played--)
+                board_undo(&b);
+        }
+    }
+    assert_true(compared == 400 * 2 * 40 && points > 10000); /* the positions do have fours */
+}
+
 /* Five points, fours and their five points agree with rules.h on random positions. */
 static void test_primitives_vs_rules(void **state)
 {
@@ -277,7 +320,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_primitives_vs_rules), cmocka_unit_test(test_window_max),
         cmocka_unit_test(test_short_loss_vs_rules), cmocka_unit_test(test_vct_defences_exact),
-        cmocka_unit_test(test_far_defences),
+        cmocka_unit_test(test_far_defences),        cmocka_unit_test(test_four_lines_incremental),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
