@@ -343,17 +343,19 @@ static void test_states_more_work(void **state)
      * The state further along stays: (0) more work (the value's first 8
      * bytes, little-endian), (1) as much work and more jobs (the next 4),
      * (2) as much of both and expanded (bit 0 of byte 21) where the other
-     * is not, (3) the same and probed (bit 1).
+     * is not, (3) the same and probed (bit 1), (4) expanded against more
+     * work and jobs on a node that is not (a search's root that is another
+     * search's probed leaf).
      */
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < 5; c++) {
         char hi[4096], lo[4096];
         memcpy(v, c == 0 ? "40420f0000000000" : "0500000000000000", 16);
         memcpy(v + 16, c == 1 ? "02000000" : "01000000", 8);
-        memcpy(v + 42, c == 2 ? "01" : c == 3 ? "02" : "00", 2);
+        memcpy(v + 42, c == 2 || c == 4 ? "01" : c == 3 ? "02" : "00", 2);
         snprintf(hi, sizeof hi, "%s", line);
-        memcpy(v, "0500000000000000", 16);
-        memcpy(v + 16, "01000000", 8);
-        memcpy(v + 42, "00", 2);
+        memcpy(v, c == 4 ? "40420f0000000000" : "0500000000000000", 16);
+        memcpy(v + 16, c == 4 ? "03000000" : "01000000", 8);
+        memcpy(v + 42, c == 4 ? "02" : "00", 2);
         snprintf(lo, sizeof lo, "%s", line);
         const char *order[2][2] = {{hi, lo}, {lo, hi}};
         for (int i = 0; i < 2; i++) {

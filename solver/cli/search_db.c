@@ -121,14 +121,19 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
 
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx) { return db_work_foreach(db, STATE_PREFIX, 4, fn, ctx); }
 
-/* The order of progress: work, then jobs, then expanded, then probed. */
+/*
+ * The order of progress: expanded, then work, then jobs, then probed.  An
+ * expanded node heads a subtree whose children have their own states, so it
+ * stays even against more work on the same position as another tree's leaf
+ * (two searches sharing a node: the root of one, a probed leaf of another).
+ */
 static uint64_t state_field(const uint8_t *v, size_t len, int f)
 {
     if (len < STATE_LEN)
         return 0;
-    return f == 0   ? get_le(v, 8)
-           : f == 1 ? get_le(v + 8, 4)
-           : f == 2 ? (uint64_t)(v[21] & 1)
+    return f == 0   ? (uint64_t)(v[21] & 1)
+           : f == 1 ? get_le(v, 8)
+           : f == 2 ? get_le(v + 8, 4)
                     : (uint64_t)(v[21] >> 1 & 1);
 }
 

@@ -68,11 +68,13 @@ int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, s
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx);
 
 /*
- * Whether saved state a is at least as far along as b: more work, or as much
- * and more jobs, or as much of both and expanded where b is not, or then
- * probed where b is not (a node expanded without a new job, or only probed
- * since, records no more work: jobtree.h, JtConfig.expand_below).  A value
- * shorter than the layout counts as nothing done.
+ * Whether saved state a is at least as far along as b: expanded where b is
+ * not (its children's states hold the work below it: a node that is one
+ * search's expanded root and another's probed leaf keeps the root's state),
+ * or the same and more work, or as much and more jobs, or as much of both
+ * and probed where b is not (a node expanded without a new job, or only
+ * probed since, records no more work: jobtree.h, JtConfig.expand_below).  A
+ * value shorter than the layout counts as nothing done.
  */
 bool search_db_state_ahead(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
