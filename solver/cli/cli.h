@@ -106,6 +106,7 @@ int cmd_vcf(int argc, char **argv);
 int cmd_vct(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_repair(int argc, char **argv);
 int cmd_fifth(int argc, char **argv);
 int cmd_fair_n(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

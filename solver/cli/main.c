@@ -24,6 +24,7 @@ static const Command COMMANDS[] = {
     {"solve", cmd_solve,
      "solve POSITION [--attacker S] [budget] [--threads N] [--db PATH] [--sgf FILE]  df-pn proof search"},
     {"verify", cmd_verify, "verify POSITION [budget]               solve, then check the proof independently"},
+    {"repair", cmd_repair, "repair POSITION --from SOURCE [budget] [--db PATH]  prove by mending SOURCE's stored proof"},
     {"fifth", cmd_fifth, "fifth POSITION4 [budget] [--per-class] [--db PATH|--no-db]  5th-move classes and W bounds"},
     {"fair-n", cmd_fair_n, "fair-n OPENING [budget] [--per-class] [--fourth MOVES] [--db PATH|--no-db]  fair-N bounds"},
     {"query", cmd_query, "query POSITION [--db PATH] [--children] [--sgf FILE]  stored result of a position"},
