@@ -60,6 +60,9 @@ static void test_repair_cli(void **state)
     run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--quiet", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "stored already"));
+    run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--json", "--quiet", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\"result\":\"proven\",\"attacker\":\"black\",\"stored_already\":true"));
     /* a far stone: the proof as it was, nothing searched */
     run(&r, "repair", SOURCE " pass m4", "--from", SOURCE, "--db", path, "--json", "--quiet", NULL);
     assert_int_equal(r.code, 0);

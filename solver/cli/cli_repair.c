@@ -211,8 +211,11 @@ int cmd_repair(int argc, char **argv)
     if (db_get(p.db, &t, a.rules, p.att, &rec) == 0 && rec.result != RESULT_UNKNOWN &&
         (rec.result == RESULT_DISPROVEN || (rec.flags & RECORD_HAS_PROOF))) {
         db_close(p.db);
-        printf("%s for %s: stored already (renju query)\n", rec.result == RESULT_PROVEN ? "proven" : "disproven",
-               color_name(p.att));
+        if (a.json)
+            printf("{\"result\":\"%s\",\"attacker\":\"%s\",\"stored_already\":true}\n", result_name(rec.result),
+                   color_name(p.att));
+        else
+            printf("%s for %s: stored already (renju query)\n", result_name(rec.result), color_name(p.att));
         return EXIT_DONE;
     }
     if ((rc = db_get_proof(p.db, &s, a.rules, p.att, &src, &slen))) {
