@@ -45,6 +45,13 @@ static void test_repair_cli(void **state)
     run(&r, "repair", SOURCE " pass l6", "--from", SOURCE " pass a1", "--db", path, "--quiet", NULL);
     assert_int_equal(r.code, 66);
     assert_non_null(strstr(r.err, "no stored proof of " SOURCE " pass a1"));
+    /* the source after a pass (black's, then white's): found as its stone set for black, not for white */
+    run(&r, "query", "h8 h9 i9 e11 i11 k5 pass g10 j8 pass", "--db", path, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "found: proven for black"));
+    assert_non_null(strstr(r.out, "(stored as the stones after the pass)"));
+    run(&r, "query", "h8 h9 i9 e11 i11 k5 pass g10 j8 pass", "--db", path, "--attacker", "white", NULL);
+    assert_non_null(strstr(r.out, "not found"));
     /* white l6 breaks the proof in two places: proven afresh, one white reply added, checked and stored */
     run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--json", "--quiet", "--tt-mb", "16", NULL);
     assert_int_equal(r.code, 0);
@@ -63,8 +70,9 @@ static void test_repair_cli(void **state)
     run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--json", "--quiet", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "\"result\":\"proven\",\"attacker\":\"black\",\"stored_already\":true"));
-    /* a far stone: the proof as it was, nothing searched */
-    run(&r, "repair", SOURCE " pass m4", "--from", SOURCE, "--db", path, "--json", "--quiet", NULL);
+    /* a far stone: the proof as it was, nothing searched (the source given after a pass: its stone set) */
+    run(&r, "repair", SOURCE " pass m4", "--from", "h8 h9 i9 e11 i11 k5 pass g10 j8 pass", "--db", path, "--json",
+        "--quiet", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "\"failures\":0"));
     assert_non_null(strstr(r.out, "\"nodes\":0"));

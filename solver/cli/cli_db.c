@@ -109,6 +109,21 @@ int cmd_query(int argc, char **argv)
         return rc;
     DbRecord r;
     int grc = db_get(db, &b, a.rules, att, &r);
+    /*
+     * After a pass, the side to move's result is that of the stone set (a
+     * pass of its own would only draw): the opening search stores white's
+     * pass so.  Not for the other side, who could pass back to a draw.
+     */
+    Board sb;
+    const Board *kb = &b;
+    bool stone_set = false;
+    if (grc == RJ_ENOTFOUND && board_last_move(&b) == POINT_PASS && att == b.to_move) {
+        board_setup_copy(&b, &sb);
+        if ((grc = db_get(db, &sb, a.rules, att, &r)) == 0) {
+            kb = &sb;
+            stone_set = true;
+        }
+    }
     if (grc && grc != RJ_ENOTFOUND) {
         db_close(db);
         return cli_error(EXIT_IOERR, "%s: %s (stored record unreadable)", cli_db_path(&a), rj_strerror(grc));
@@ -116,11 +131,14 @@ int cmd_query(int argc, char **argv)
     if (a.json) {
         printf("{");
         print_record_json(&r, grc, att);
+        if (stone_set)
+            printf(",\"stone_set\":true");
     } else if (grc == 0) {
         char s[8];
-        printf("found: %s for %s, best %s, proof %llu nodes depth %u, %llu search nodes, solver %s\n",
+        printf("found: %s for %s, best %s, proof %llu nodes depth %u, %llu search nodes, solver %s%s\n",
                result_name(r.result), color_name(att), r.best == POINT_NONE ? "-" : notation_point_str(r.best, s),
-               (unsigned long long)r.proof_nodes, r.proof_depth, (unsigned long long)r.nodes, r.version);
+               (unsigned long long)r.proof_nodes, r.proof_depth, (unsigned long long)r.nodes, r.version,
+               stone_set ? " (stored as the stones after the pass)" : "");
     } else {
         printf("not found (attacker %s)\n", color_name(att));
     }
@@ -162,8 +180,8 @@ int cmd_query(int argc, char **argv)
         size_t plen = 0;
         Point line[MAX_PLY];
         int n = 0;
-        if (grc == 0 && db_get_proof(db, &b, a.rules, att, &proof, &plen) == 0)
-            n = proof_main_line(&b, proof, plen, line, MAX_PLY - 1 - b.ply);
+        if (grc == 0 && db_get_proof(db, kb, a.rules, att, &proof, &plen) == 0)
+            n = proof_main_line(kb, proof, plen, line, MAX_PLY - 1 - b.ply);
         free(proof);
         if (n < 0)
             n = 0;
