@@ -222,7 +222,12 @@ static int rep_d(Rep *r)
     return r->w->err;
 }
 
-/* An attacker node (source and target at the same position, the attacker to move). */
+/*
+ * An attacker node (source and target at the same position, the attacker to
+ * move).  The source's subtree below it may be left unread: the caller,
+ * rep_d, seeks to each reply by the offsets it took, and the root has
+ * nothing after it.
+ */
 static int rep_a(Rep *r)
 {
     size_t start = r->w->len;
@@ -230,21 +235,14 @@ static int rep_a(Rep *r)
     if (m < 0 || !legal(&r->s, (Point)m, r->rs))
         return RJ_EBADDATA;
     Point p = (Point)m;
+    if (!legal(&r->t, p, r->rs))
+        return prove_here(r, start);
     board_play(&r->s, p);
     bool sw = won(&r->s, r->rs);
-    int rc = 0;
-    if (!legal(&r->t, p, r->rs)) {
-        rc = sw ? 0 : skip_d(r);
-        board_undo(&r->s);
-        return rc ? rc : prove_here(r, start);
-    }
     board_play(&r->t, p);
     if (won(&r->t, r->rs)) { /* wins at once on the target: the node ends here */
         board_undo(&r->t);
-        rc = sw ? 0 : skip_d(r);
         board_undo(&r->s);
-        if (rc)
-            return rc;
         pw_u8(r->w, p);
         r->st->kept++;
         return r->w->err;
@@ -255,7 +253,7 @@ static int rep_a(Rep *r)
         return prove_here(r, start);
     }
     pw_u8(r->w, p);
-    rc = rep_d(r);
+    int rc = rep_d(r);
     board_undo(&r->t);
     board_undo(&r->s);
     if (rc == REP_WIDE) {

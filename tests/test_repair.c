@@ -225,17 +225,23 @@ static void test_repair_identity(void **state)
     assert_int_equal(done, 20);
 }
 
-/* A known position: black's VCF after white's far stone is blocked where it matters. */
+/* Black's open four f8-i8 (black to move, a five at e8 or j8) and its proof. */
+static uint8_t *open_four_proof(Board *s, size_t *len)
+{
+    char err[128];
+    assert_int_equal(position_parse("B:f8,g8,h8,i8 W:f9,g9,h9,a1", RULE_RENJU, BLACK, s, err, sizeof err), 0);
+    uint8_t *src = solve_proof(s, RULE_RENJU, len);
+    assert_non_null(src);
+    return src;
+}
+
+/* A known position: black's five after white's stone is blocked where it matters. */
 static void test_repair_blocked_five(void **state)
 {
     (void)state;
     Board s, t;
-    char err[128];
-    /* black h8 i8 j8 k8 open four-ish line: black to move wins at once or by a four */
-    assert_int_equal(position_parse("B:f8,g8,h8,i8 W:f9,g9,h9,a1", RULE_RENJU, BLACK, &s, err, sizeof err), 0);
     size_t len = 0;
-    uint8_t *src = solve_proof(&s, RULE_RENJU, &len);
-    assert_non_null(src);
+    uint8_t *src = open_four_proof(&s, &len);
     /* white on the winning point the proof plays (its first move): that node is proven afresh */
     Point first = src[PROOF_HEADER_LEN];
     board_setup_copy(&s, &t);
@@ -265,11 +271,8 @@ static void test_repair_bad_input(void **state)
 {
     (void)state;
     Board s, t;
-    char err[128];
-    assert_int_equal(position_parse("B:f8,g8,h8,i8 W:f9,g9,h9,a1", RULE_RENJU, BLACK, &s, err, sizeof err), 0);
     size_t len = 0;
-    uint8_t *src = solve_proof(&s, RULE_RENJU, &len);
-    assert_non_null(src);
+    uint8_t *src = open_four_proof(&s, &len);
     TestProver np = {NULL, 0, 0};
     RepairConfig cfg = {RULE_RENJU, never_prover, &np, 0, 0};
     ProofWriter w = {0};

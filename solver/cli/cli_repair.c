@@ -127,10 +127,9 @@ static int prove(void *ctx, Board *b, int depth, ProofWriter *w)
     return rc;
 }
 
-static void print_result(const CliArgs *a, const char *from, Result res, const Board *t, const ProofStats *ps,
-                         const RepairStats *st, const Prover *p, double secs)
+static void print_result(const CliArgs *a, const char *from, Result res, const ProofStats *ps, const RepairStats *st,
+                         const Prover *p, double secs)
 {
-    (void)t;
     if (a->json) {
         printf("{\"result\":\"%s\",\"attacker\":\"%s\",\"from\":", result_name(res), color_name(p->att));
         cli_json_str(stdout, from);
@@ -263,10 +262,10 @@ int cmd_repair(int argc, char **argv)
             if (src2)
                 code = cli_error(cli_exit_code(src2), "storing the result failed: %s", rj_strerror(src2));
             else
-                print_result(&a, from, RESULT_PROVEN, &t, &ps, &st, &p, secs);
+                print_result(&a, from, RESULT_PROVEN, &ps, &st, &p, secs);
         }
     } else if (rc == RJ_ENOTFOUND) {
-        print_result(&a, from, RESULT_UNKNOWN, &t, NULL, &st, &p, secs);
+        print_result(&a, from, RESULT_UNKNOWN, NULL, &st, &p, secs);
     } else if (rc == RJ_EINTR) {
         code = cli_error(EXIT_TEMPFAIL, "repair: interrupted (the positions proven so far are stored)");
     } else {
