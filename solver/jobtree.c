@@ -931,6 +931,27 @@ static ProofNum count_pn(const JobTree *t, const Node *n)
     return best;
 }
 
+/*
+ * An AND node (white to move) whose every open child has a dn of at least
+ * JtConfig.and_pn_dn: white refutes none of them in sight, so its child of
+ * least pn is worked on first (Selection, jobtree.h).
+ */
+static bool and_hopeless(const JobTree *t, const Node *n)
+{
+    if (t->cfg.and_pn_dn == 0)
+        return false;
+    bool any = false;
+    for (int i = 0; i < n->nch; i++) {
+        const Node *c = &t->nodes[n->ch[i]];
+        if (c->status != RESULT_UNKNOWN || !c->selectable)
+            continue;
+        if (c->dn < t->cfg.and_pn_dn)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 /* The child of id to descend into: -1 when none is open. */
 static int pick_child(const JobTree *t, int id)
 {
@@ -942,6 +963,7 @@ static int pick_child(const JobTree *t, int id)
     int lm = 0, hm = 1 << 30;
     if (fair_root)
         fair_bounds(t, &lm, &hm);
+    bool and_by_pn = !fair_root && !n->counted && n->to_move == WHITE && and_hopeless(t, n);
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
         ProofNum v;
@@ -966,9 +988,9 @@ static int pick_child(const JobTree *t, int id)
             if (t->cfg.borrow_pass && n->to_move == WHITE && n->cls[i].moves[0] == POINT_PASS &&
                 c->phase == PHASE_FRESH && c->st.jobs == 0)
                 return i; /* white's pass first: its proof may prove the other moves (Borrowing) */
-            bool by_pn = n->counted || n->to_move == BLACK;
+            bool by_pn = n->counted || n->to_move == BLACK || and_by_pn;
             v = by_pn ? c->pn : c->dn;
-            w = 0;
+            w = and_by_pn ? c->dn : 0;
         }
         if (best < 0 || v < bv || (v == bv && w < bw)) {
             best = i;

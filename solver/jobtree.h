@@ -82,7 +82,15 @@
  * number of levels, and a line that went wrong (a black move that does not
  * win cannot be disproven: a draw) takes every job.  AND nodes add nothing:
  * white's replies are all to be proven anyway, so expanding a 5th move whose
- * job failed is the normal way down.  Goals change only the root's choice:
+ * job failed is the normal way down.  With JtConfig.and_pn_dn, an AND node
+ * whose every open child has a dn of at least that (no refutation by white
+ * in sight: each would take that many more black moves to fail) takes its
+ * child of least pn instead (ties: least dn): its children are all to be
+ * proven, and least dn among numbers that large only spread the work over
+ * all of them.  D4 --goal win (sessions 24-28) gave g7 and i8 (dn 2.5e8,
+ * pn 3433 and 1633) 7.2e9 and 2.36e10 work while f7 (dn 3.3e8, pn 159) had
+ * 1.27e9; a search of f7 alone proved it in 2.4e9 more (session 29).
+ * Goals change only the root's choice:
  *   - JT_GOAL_WIN: plain PNS; done when the root is solved.
  *   - JT_GOAL_COUNT (root black to move): every root child is to be decided
  *     (W bounds of a 4-stone root); the open child of least pn is worked on.
@@ -257,8 +265,9 @@ typedef struct {
     int probe_black_permille; /* the same for a white move's (a black-to-move node below the root; 0: none) */
     int sim_donors;           /* before a black-to-move leaf's first job: up to this many proven siblings' proofs tried
                                  (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
-    int balance;      /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
-    int expand_below; /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
+    int balance;        /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
+    int expand_below;   /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
+    ProofNum and_pn_dn; /* an AND node whose open children all have dn >= this: least pn first (Selection; 0: off) */
 } JtConfig;
 
 /* A job handed to a runner. */

@@ -157,10 +157,11 @@ static int four_moves(VcfCtx *c, Board *b, int lvl, Point *out)
     if (board_stone_count(b) < FL_MIN_STONES)
         return thr_four_moves(b, c->att, c->rs, out); /* few lines to scan: the copy would cost more */
     ThrFourLines *fl = &c->fl[lvl];
+    int lo = lvl > 3 ? lvl - 3 : 0; /* up to three levels back */
     int a = lvl - 1;
-    while (a >= 0 && a >= lvl - 3 && c->fl_ply[a] < 0)
+    while (a >= lo && c->fl_ply[a] < 0)
         a--;
-    if (a >= 0 && a >= lvl - 3 && c->fl_ply[a] >= 0) {
+    if (a >= lo) {
         assert(c->fl_ply[a] == b->ply - 2 * (lvl - a));
         *fl = c->fl[a];
         for (int i = c->fl_ply[a]; i < b->ply; i++)

@@ -161,6 +161,9 @@ typedef struct {
     ProofNum est_pn[4];
     int nest;
     ProofNum fail_pn;   /* the root pn of an unknown job (0: 100) */
+    ProofNum fail_dn;   /* its dn (0: 100) */
+    Point cheap;        /* a white stone whose positions' unknown jobs report pn cheap_pn */
+    ProofNum cheap_pn;  /* (0: none) */
     bool prove_pass;    /* every job on a position with black to move and two white stones: proven */
     bool prove_replies; /* every job on a position with black to move, three stones each: proven */
     Point pest_mv[4];   /* the child estimates instead, at black to move right after white's pass */
@@ -176,7 +179,9 @@ static void run_script(const Script *s, const Board *b, JtOutcome *o)
     o->result = RESULT_UNKNOWN;
     o->nodes = 1000;
     o->pn = s->fail_pn ? s->fail_pn : 100;
-    o->dn = 100;
+    o->dn = s->fail_dn ? s->fail_dn : 100;
+    if (s->cheap_pn && board_at(b, s->cheap) == WHITE)
+        o->pn = s->cheap_pn;
     o->best = b->to_move == BLACK ? s->best : POINT_NONE;
     for (int i = 0; i < s->nprove; i++)
         if (has_black(b, s->prove[i]) && b->stones[0] == 3)
@@ -704,6 +709,49 @@ static void test_fail_weight(void **state)
         assert_int_equal(jt_next(t, &job), 0);
         nb = node_frame(&job);
         assert_true(has_black(&nb, pt("g9")));
+        jt_free(t);
+    }
+}
+
+/*
+ * JtConfig.and_pn_dn: at a white-to-move node whose open children all have a
+ * dn of at least that, the child of least pn is worked on; without it, the
+ * child of least dn.  Every white 6th move's first job reports dn 1e7, the
+ * one after white j6 (a block of black's three) pn 2, the others 100: with
+ * the knob, the jobs after the first round go below j6; without, they follow
+ * the least dn elsewhere.
+ */
+static void test_and_pn_dn(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9");
+    Script s = {.best = POINT_NONE, .fail_dn = 10000000, .cheap = pt("j6"), .cheap_pn = 2};
+    for (int k = 0; k < 2; k++) {
+        static Mem m;
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .and_pn_dn = k ? 1000000 : 0};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+        assert_non_null(ch);
+        int n;
+        assert_int_equal(run_jobs(t, &s, 1, NULL), 1); /* the root's own job, then expanded */
+        jt_root_children(t, ch, &n);
+        assert_true(n > 200);
+        assert_int_equal(run_jobs(t, &s, n, NULL), n); /* a first job each */
+        int below = 0;
+        for (int j = 0; j < 20; j++) {
+            JtJob job;
+            assert_int_equal(jt_next(t, &job), 0);
+            Board nb = node_frame(&job);
+            below += board_at(&nb, pt("j6")) == WHITE;
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+        }
+        assert_int_equal(below, k ? 20 : 0);
+        free(ch);
         jt_free(t);
     }
 }
@@ -2096,6 +2144,7 @@ int main(void)
         cmocka_unit_test(test_transposed_leaf_least),
         cmocka_unit_test(test_line),
         cmocka_unit_test(test_line_frames),
+        cmocka_unit_test(test_and_pn_dn),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -58,6 +58,7 @@ enum {
     DEFAULT_SIM_DONORS = 16,
     DEFAULT_BALANCE = 200,
     DEFAULT_EXPAND_BELOW = 5,
+    DEFAULT_AND_PN = 0,
     MAX_WORKERS = 64
 };
 
@@ -480,6 +481,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *eb = getenv("RENJU_JT_EXPAND_BELOW"); /* JtConfig.expand_below (0: off) */
     int ebs = eb ? atoi(eb) : DEFAULT_EXPAND_BELOW;
     jc.expand_below = ebs < 0 ? 0 : ebs > 40 ? 40 : ebs;
+    const char *ap = getenv("RENJU_JT_AND_PN"); /* JtConfig.and_pn_dn (0: off) */
+    jc.and_pn_dn = ap ? (ProofNum)strtoul(ap, NULL, 10) : DEFAULT_AND_PN;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
