@@ -932,7 +932,7 @@ static ProofNum count_pn(const JobTree *t, const Node *n)
 }
 
 /*
- * An AND node (white to move) whose every open child has a dn of at least
+ * A white-to-move root whose every open child has a dn of at least
  * JtConfig.and_pn_dn: white refutes none of them in sight, so its child of
  * least pn is worked on first (Selection, jobtree.h).
  */
@@ -963,7 +963,7 @@ static int pick_child(const JobTree *t, int id)
     int lm = 0, hm = 1 << 30;
     if (fair_root)
         fair_bounds(t, &lm, &hm);
-    bool and_by_pn = !fair_root && !n->counted && n->to_move == WHITE && and_hopeless(t, n);
+    bool and_by_pn = id == 0 && !fair_root && !n->counted && n->to_move == WHITE && and_hopeless(t, n);
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
         ProofNum v;

@@ -82,16 +82,17 @@
  * number of levels, and a line that went wrong (a black move that does not
  * win cannot be disproven: a draw) takes every job.  AND nodes add nothing:
  * white's replies are all to be proven anyway, so expanding a 5th move whose
- * job failed is the normal way down.  With JtConfig.and_pn_dn, an AND node
- * whose every open child has a dn of at least that (no refutation by white
- * in sight: each would take that many more black moves to fail) takes its
- * child of least pn instead (ties: least dn): its children are all to be
- * proven, and least dn among numbers that large only spread the work over
- * all of them.  D4 --goal win (sessions 24-28) gave g7 and i8 (dn 2.5e8,
- * pn 3433 and 1633) 7.2e9 and 2.36e10 work while f7 (dn 3.3e8, pn 159) had
- * 1.27e9; a search of f7 alone proved it in 2.4e9 more (session 29).
+ * job failed is the normal way down.
  * Goals change only the root's choice:
- *   - JT_GOAL_WIN: plain PNS; done when the root is solved.
+ *   - JT_GOAL_WIN: plain PNS; done when the root is solved.  With
+ *     JtConfig.and_pn_dn, a white-to-move root whose open children all have
+ *     a dn of at least that (no refutation by white in sight) works on its
+ *     child of least pn (ties: least dn): an opening's 4th moves are all to
+ *     be proven, and the least dn among numbers that large spreads the jobs
+ *     over all of them.  D4 (sessions 24-28) gave g7 and i8 (dn 2.5e8, pn
+ *     3431 and 1611) 7.2e9 and 2.36e10 work while f7 (dn 3.3e8, pn 159) had
+ *     1.27e9; a search of f7 alone proved it in 2.38e9 more.  Below the root
+ *     the least dn stays: there the least pn proved f7 in 2.70e9 (session 30).
  *   - JT_GOAL_COUNT (root black to move): every root child is to be decided
  *     (W bounds of a 4-stone root); the open child of least pn is worked on.
  *   - JT_GOAL_FAIR_N (root white to move, an opening): N_fair = 1 + min over
@@ -267,7 +268,7 @@ typedef struct {
                                  (Simulation; 0: none, at most JT_MAX_SIM_DONORS) */
     int balance;        /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
     int expand_below;   /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
-    ProofNum and_pn_dn; /* an AND node whose open children all have dn >= this: least pn first (Selection; 0: off) */
+    ProofNum and_pn_dn; /* goal win, white-to-move root: open children all of dn >= this: least pn first (0: off) */
 } JtConfig;
 
 /* A job handed to a runner. */
