@@ -714,7 +714,7 @@ static void test_fail_weight(void **state)
 }
 
 /*
- * JtConfig.and_pn_dn: at a white-to-move node whose open children all have a
+ * JtConfig.and_pn_dn: at a white-to-move goal-win root whose open children all have a
  * dn of at least that, the child of least pn is worked on; without it, the
  * child of least dn.  Every white 6th move's first job reports dn 1e7, the
  * one after white j6 (a block of black's three) pn 2, the others 100: with
