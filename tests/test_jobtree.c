@@ -736,7 +736,7 @@ static void test_and_pn_dn(void **state)
         JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
         assert_non_null(ch);
         int n;
-        assert_int_equal(run_jobs(t, &s, 1, NULL), 1); /* the root's own job, then expanded */
+        assert_int_equal(run_jobs(t, &s, 1, NULL), 1); /* a white root of goal win is expanded at once */
         jt_root_children(t, ch, &n);
         assert_true(n > 200);
         assert_int_equal(run_jobs(t, &s, n, NULL), n); /* a first job each */
