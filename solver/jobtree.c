@@ -963,7 +963,7 @@ static int pick_child(const JobTree *t, int id)
     int lm = 0, hm = 1 << 30;
     if (fair_root)
         fair_bounds(t, &lm, &hm);
-    bool and_by_pn = id == 0 && !fair_root && !n->counted && n->to_move == WHITE && and_hopeless(t, n);
+    bool and_by_pn = id == 0 && t->cfg.goal == JT_GOAL_WIN && n->to_move == WHITE && and_hopeless(t, n);
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
         ProofNum v;
