@@ -21,6 +21,7 @@ typedef struct {
     bool counted;              /* a count node: each child is to be decided */
     bool borrowed;             /* white to move: its pass's proof was tried on its other children */
     bool sim_tried;            /* black to move: its proven siblings' proofs were tried on it (Simulation) */
+    bool repair_tried;         /* black to move: a donor's proof was mended for it (Repair) */
     bool count_open;           /* a count node with work left */
     int nclasses;              /* a counted node: its move classes (W's upper bound before expansion) */
     Color to_move;
@@ -564,6 +565,65 @@ static bool try_siblings(JobTree *t, int pid, int ci)
     return false;
 }
 
+static uint64_t base_budget(const JobTree *t, const Node *n);
+
+/*
+ * Repair: before the whole job (or the expansion) of black-to-move leaf id,
+ * child ci of white-to-move node pid, mend the proof of white's pass there
+ * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
+ * True when it proved the leaf.
+ */
+static bool try_repair(JobTree *t, int pid, int ci, int id)
+{
+    const Node *p = &t->nodes[pid];
+    Point ym = p->cls[ci].moves[0];
+    if (ym >= BOARD_POINTS)
+        return false;
+    int donor = -1, dbest = 1 << 30;
+    for (int i = 0; i < p->nch; i++) {
+        Point xm = p->cls[i].moves[0];
+        if (i == ci || t->nodes[p->ch[i]].status != RESULT_PROVEN || (xm >= BOARD_POINTS && xm != POINT_PASS))
+            continue;
+        int d = -1; /* white's pass first */
+        if (xm != POINT_PASS) {
+            int dr = abs(point_row(xm) - point_row(ym)), dc = abs(point_col(xm) - point_col(ym));
+            d = dr > dc ? dr : dc;
+        }
+        if (d < dbest) {
+            dbest = d;
+            donor = i;
+        }
+    }
+    if (donor < 0)
+        return false;
+    Board pb, yb, xb;
+    node_board(t, p, &pb);
+    yb = pb;
+    board_play(&yb, ym);
+    xb = pb;
+    board_play(&xb, p->cls[donor].moves[0]);
+    if (p->cls[donor].moves[0] == POINT_PASS) { /* as the store keeps it (node_board) */
+        Board tmp = xb;
+        board_setup_copy(&tmp, &xb);
+    }
+    uint64_t nodes = base_budget(t, &t->nodes[id]) / 1000 * (uint64_t)t->cfg.repair_permille;
+    nodes = nodes < 1000 ? 1000 : nodes;
+    int calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
+    uint64_t work = 0;
+    t->stats.repair_tries++;
+    int rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
+    t->stats.nodes += work;
+    t->stats.repair_nodes += work;
+    t->nodes[id].st.effort += work;
+    if (rc == 0) {
+        t->stats.repaired++;
+        return true;
+    }
+    if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA)
+        t->err = rc;
+    return false;
+}
+
 /* Recompute pn/dn, status and selectability below id (once per stamp). */
 static void update(JobTree *t, int id)
 {
@@ -799,6 +859,13 @@ static bool probe_first(const JobTree *t, const Node *n)
     return (probe_share(t, n) > 0 || n->st.probed) && n->npath > 0 && n->st.jobs == 0 && !at_limit(t, n);
 }
 
+/* The budget of a probe of a job of b work nodes (it runs only when less than b). */
+static uint64_t probe_budget(const JobTree *t, const Node *n, uint64_t b)
+{
+    uint64_t pb = b / 1000 * (uint64_t)probe_share(t, n);
+    return pb < 1000 ? 1000 : pb;
+}
+
 /*
  * A node below the root with fewer than expand_below stones gets no whole
  * job: once it has had its probe (or at once where there is no probe) it is
@@ -1001,6 +1068,37 @@ static int pick_child(const JobTree *t, int id)
     return best;
 }
 
+/*
+ * Before the whole job (or the expansion) of a black-to-move leaf id, child
+ * pi of parent: its proven siblings' proofs (Simulation), then, once its
+ * probe failed (or where it gets none), a repair (Repair).  1 when one proved it (then marked), 0
+ * when not, or an error code.
+ */
+static int prove_before_job(JobTree *t, int id, int parent, int pi)
+{
+    Node *n = &t->nodes[id];
+    if (parent < 0 || n->to_move != BLACK || n->st.jobs != 0)
+        return 0;
+    bool done = false;
+    if (t->cfg.sim_donors > 0 && !n->sim_tried) {
+        n->sim_tried = true;
+        done = try_siblings(t, parent, pi);
+    }
+    bool probe_due = probe_first(t, n) && !n->st.probed && probe_budget(t, n, base_budget(t, n)) < base_budget(t, n);
+    if (!done && !t->err && t->cfg.repair_permille > 0 && t->src.repair && !n->repair_tried && !probe_due &&
+        !at_limit(t, n)) {
+        n->repair_tried = true;
+        done = try_repair(t, parent, pi, id);
+    }
+    if (t->err)
+        return t->err;
+    if (done) {
+        n->status = RESULT_PROVEN;
+        mark_dirty(t, id);
+    }
+    return done;
+}
+
 int jt_next(JobTree *t, JtJob *job)
 {
     for (int guard = 0; guard < 1000000; guard++) {
@@ -1016,18 +1114,15 @@ int jt_next(JobTree *t, JtJob *job)
                 bool job_here = n->status == RESULT_UNKNOWN && !skip &&
                                 (n->phase == PHASE_FRESH || at_limit(t, n) || rerun_here(t, n) || probe_first(t, n));
                 /* (a node expanded without its whole job tries them before its expansion) */
-                if ((job_here || skip) && t->cfg.sim_donors > 0 && parent >= 0 && n->to_move == BLACK &&
-                    n->st.jobs == 0 && !n->sim_tried) {
-                    n->sim_tried = true;
-                    if (try_siblings(t, parent, pi)) {
-                        n = &t->nodes[id];
-                        n->status = RESULT_PROVEN;
-                        mark_dirty(t, id);
+                if (job_here || skip) {
+                    int pr = prove_before_job(t, id, parent, pi);
+                    if (pr < 0)
+                        return pr;
+                    if (pr) {
                         id = -1;
                         break;
                     }
-                    if (t->err)
-                        return t->err;
+                    n = &t->nodes[id];
                 }
                 if (job_here)
                     break;
@@ -1070,8 +1165,7 @@ int jt_next(JobTree *t, JtJob *job)
                 b *= 4;
         job->probe = false;
         if (probe_first(t, n) && !n->st.probed) { /* (no probe where it would be the whole job) */
-            uint64_t pb = b / 1000 * (uint64_t)probe_share(t, n);
-            pb = pb < 1000 ? 1000 : pb;
+            uint64_t pb = probe_budget(t, n, b);
             job->probe = pb < b;
             b = job->probe ? pb : b;
         }

@@ -154,6 +154,17 @@
  * 4th-move classes below the opening: a class a sibling's proof holds for
  * is proven without its first job (its expansion then has no job's
  * estimates to order it).
+ * Repair (JtConfig.repair_permille).  A black-to-move leaf below a
+ * white-to-move node whose probe did not prove it (or that gets no probe),
+ * and that no sibling's proof holds for, gets one repair before its whole
+ * job or its expansion (repair.h): the proof of white's pass there when it
+ * is proven, else of its nearest proven sibling (Chebyshev distance of the
+ * white moves), is replayed on it, keeping what holds and proving afresh,
+ * through the source's `repair` callback, the nodes that do not: at most
+ * repair_calls positions, each with repair_permille thousandths of the
+ * leaf's job budget; the leaf itself is never searched whole that way.  The
+ * repair's work counts as the leaf's and the tree's.  A leaf is repaired
+ * once per tree (a resumed tree tries it again).
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -246,6 +257,16 @@ typedef struct {
      * or the check fails); another error code on failure.
      */
     int (*borrow)(void *ctx, const Board *b, const Board *donor);
+    /*
+     * Repair a proof (may be NULL; Repair): b, black to move after a white
+     * move, is proven by mending the stored proof of donor (as for borrow)
+     * with fresh proofs of at most `calls` positions of at most `nodes`
+     * work each (repair.h), the whole of b not searched; the callback checks
+     * the mended proof with the independent checker and stores it as b's
+     * proof.  *work: the work spent, whatever the outcome.  0 when it did;
+     * RJ_ENOTFOUND or RJ_EBADDATA when not; another error code on failure.
+     */
+    int (*repair)(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work);
 } JtSource;
 
 typedef struct {
@@ -269,6 +290,8 @@ typedef struct {
     int balance;        /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
     int expand_below;   /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
     ProofNum and_pn_dn; /* goal win, white-to-move root: open children all of dn >= this: least pn first (0: off) */
+    int repair_permille; /* Repair: each fresh proof gets this share of the leaf's job budget (0: off) */
+    int repair_calls;    /* Repair: at most this many fresh proofs per leaf (0: 16) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -299,6 +322,9 @@ typedef struct {
     uint64_t borrowed;       /* of those, proven so */
     uint64_t sim_tries;      /* proven siblings' proofs tried on a black-to-move leaf (Simulation) */
     uint64_t simulated;      /* leaves proven so */
+    uint64_t repair_tries;   /* leaves whose donor's proof was mended (Repair) */
+    uint64_t repaired;       /* leaves proven so */
+    uint64_t repair_nodes;   /* the repairs' work (also counted in nodes) */
     uint64_t nodes;          /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */

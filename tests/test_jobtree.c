@@ -145,7 +145,7 @@ static int mem_solved(void *ctx, const Board *b, Result r, const JtMoves *mv)
     return 0;
 }
 
-static JtSource mem_source(Mem *m) { return (JtSource){m, mem_lookup, mem_load, mem_save, mem_solved, NULL}; }
+static JtSource mem_source(Mem *m) { return (JtSource){m, mem_lookup, mem_load, mem_save, mem_solved, NULL, NULL}; }
 
 /* ---- scripted outcomes ---- */
 
@@ -1032,6 +1032,113 @@ static int mem_borrow(void *ctx, const Board *b, const Board *pass)
     return 0;
 }
 
+/* Repair callback: white moves on columns e-f are mended from the pass's proof; the leaf must have had its probe. */
+enum { REPAIR_MAXJ = 600, REPAIR_WORK = 300 };
+static SymKey g_rp_probed[REPAIR_MAXJ], g_rp_tried[REPAIR_MAXJ];
+static int g_rp_nprobed, g_rp_ntried, g_rp_ok, g_rp_bad;
+static uint64_t g_rp_nodes;
+static int g_rp_calls_cfg;
+
+static bool key_in(const SymKey *set, int n, const Board *b)
+{
+    SymKey k;
+    sym_canonical(b, RULE_RENJU, &k, NULL);
+    for (int i = 0; i < n; i++)
+        if (!memcmp(set[i].b, k.b, SYMKEY_LEN))
+            return true;
+    return false;
+}
+
+static int mem_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    *work = REPAIR_WORK;
+    Point w = POINT_NONE;
+    int diff = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] != donor->cell[p]) {
+            diff++;
+            if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
+                w = (Point)p;
+        }
+    /* the donor is white's pass (proven first), the leaf white's move more; after its probe, once */
+    g_rp_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
+                donor->stones[1] != 2 || nodes != g_rp_nodes || calls != g_rp_calls_cfg ||
+                !key_in(g_rp_probed, g_rp_nprobed, b) || key_in(g_rp_tried, g_rp_ntried, b);
+    if (g_rp_ntried < REPAIR_MAXJ)
+        sym_canonical(b, RULE_RENJU, &g_rp_tried[g_rp_ntried++], NULL);
+    if (w == POINT_NONE || point_col(w) < 4 || point_col(w) > 5)
+        return RJ_ENOTFOUND;
+    mem_store_proven(ctx, b);
+    g_rp_ok++;
+    return 0;
+}
+
+/*
+ * Repair: a white move the pass's proof does not hold for (columns e-o
+ * here) gets its probe; when the probe fails, the pass's proof is mended
+ * for it once (columns e-f succeed) before its whole job, with
+ * repair_permille of its budget per fresh proof; a repaired leaf gets no
+ * whole job, and the repairs' work counts as the tree's.  Off, no repair.
+ */
+static void test_repair_leaf(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    for (int k = 0; k < 2; k++) {
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        src.borrow = mem_borrow;
+        src.repair = mem_repair;
+        g_borrow_calls = g_rp_nprobed = g_rp_ntried = g_rp_ok = g_rp_bad = 0;
+        g_rp_calls_cfg = 7;
+        g_rp_nodes = 100000 / 1000 * 100;
+        JtConfig cfg = {.goal = JT_GOAL_WIN,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 100000,
+                        .borrow_pass = true,
+                        .probe_black_permille = 50,
+                        .repair_permille = k ? 100 : 0,
+                        .repair_calls = 7};
+        Script s = {.best = POINT_NONE, .prove_pass = true, .fail_pn = 7};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        uint64_t job_work = 0;
+        int whole_after_repair = 0, jobs = 0;
+        for (; jobs < REPAIR_MAXJ; jobs++) {
+            JtJob job;
+            int rc = jt_next(t, &job);
+            if (rc == RJ_ENOTFOUND)
+                break;
+            assert_int_equal(rc, 0);
+            Board nb = node_frame(&job);
+            if (job.probe && g_rp_nprobed < REPAIR_MAXJ)
+                sym_canonical(&nb, RULE_RENJU, &g_rp_probed[g_rp_nprobed++], NULL);
+            Result r;
+            whole_after_repair += !job.probe && mem_lookup(&m, &nb, &r) == 0; /* proven before its job */
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            job_work += o.nodes;
+            assert_int_equal(jt_done(t, &job, &o), 0);
+            assert_int_equal(jt_check_updates(t), 0);
+        }
+        const JtStats *st = jt_stats(t);
+        assert_int_equal(g_rp_bad, 0);
+        assert_int_equal(whole_after_repair, 0);
+        assert_int_equal((int)st->repair_tries, g_rp_ntried);
+        assert_int_equal((int)st->repaired, g_rp_ok);
+        assert_int_equal(st->repair_nodes, (uint64_t)g_rp_ntried * REPAIR_WORK);
+        assert_int_equal(st->nodes, job_work + st->repair_nodes);
+        if (k) {
+            assert_true(g_rp_ok >= 10);               /* the e and f columns, less what borrowing took */
+            assert_true(g_rp_ntried > g_rp_ok);       /* and the rest tried once, not proven */
+        } else {
+            assert_int_equal(g_rp_ntried, 0);
+        }
+        jt_free(t);
+    }
+}
+
 /*
  * Borrowing: at a white-to-move node white's pass gets the first job; once it
  * is proven, its proof is tried on every other open white move, and those it
@@ -1617,7 +1724,7 @@ static void test_random_dag(void **state)
     (void)state;
     Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
     int composed = 0;
-    JtSource src = {&composed, rnd_lookup, rnd_load, NULL, rnd_solved, rnd_borrow};
+    JtSource src = {&composed, rnd_lookup, rnd_load, NULL, rnd_solved, rnd_borrow, NULL};
     JtConfig cfg = {.goal = JT_GOAL_WIN,
                     .rules = RULE_RENJU,
                     .job_nodes = 1000,
@@ -1850,7 +1957,7 @@ static void test_line(void **state)
 {
     (void)state;
     Board root = pos("h8 i9 i7 i8 g9");
-    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow};
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow, NULL};
     JtConfig cfg = random_cfg(); /* borrowing proves many white moves, so lines go below the first */
     cfg.sim_donors = 0;
     JobTree *t;
@@ -1936,7 +2043,7 @@ static void test_line_frames(void **state)
 {
     (void)state;
     Board root = pos("h8"); /* every symmetry fixes it; white to move */
-    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, sympool_borrow};
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, sympool_borrow, NULL};
     JtConfig cfg = {.goal = JT_GOAL_WIN,
                     .rules = RULE_RENJU,
                     .job_nodes = 1000,
@@ -1973,8 +2080,8 @@ static void random_dag_reload(int expand_below)
     HStore h1, h2;
     hs_init(&h1);
     hs_init(&h2);
-    JtSource src1 = {&h1, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow};
-    JtSource src2 = {&h2, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow};
+    JtSource src1 = {&h1, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL};
+    JtSource src2 = {&h2, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src1), 0);
     assert_int_equal(run_random_jobs(t, &h1, TOTAL, a), TOTAL);
@@ -2135,6 +2242,7 @@ int main(void)
         cmocka_unit_test(test_probe_black),
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
+        cmocka_unit_test(test_repair_leaf),
         cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_sim_after_probe_expand),
         cmocka_unit_test(test_fair_n_balance),

@@ -996,6 +996,30 @@ static void test_borrow(void **state)
 }
 
 /*
+ * Proof repair in the tree (RENJU_JT_REPAIR) through the real database: a
+ * white move neither the pass's proof nor a sibling's holds for gets the
+ * pass's proof mended before its job; some are proven so, each stored with
+ * a proof db verify accepts (knob_search); off, no repair is tried.
+ */
+static void test_repair_in_tree(void **state)
+{
+    (void)state;
+    long tries[2], repaired[2], nodes[2];
+    for (int k = 0; k < 2; k++) {
+        char *s = knob_search(k == 0 ? "repair1.lmdb" : "repair0.lmdb", "RENJU_JT_REPAIR", k == 0 ? "1000" : "0", 60);
+        tries[k] = json_int(s, "repair_tries");
+        repaired[k] = json_int(s, "repaired");
+        nodes[k] = json_int(s, "repair_nodes");
+        free(s);
+    }
+    assert_true(repaired[0] >= 5);
+    assert_true(tries[0] > repaired[0]);
+    assert_true(nodes[0] > 0);
+    assert_int_equal(tries[1], 0);
+    assert_int_equal(nodes[1], 0);
+}
+
+/*
  * Simulation (RENJU_JT_SIM): siblings' proofs tried on a white move's
  * position before its job.  Proven to the end with it (the composed proofs
  * above the simulated positions need theirs stored); every stored proof
@@ -1171,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_probes_black),
         cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_sim),
+        cmocka_unit_test(test_repair_in_tree),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),

@@ -59,6 +59,9 @@ enum {
     DEFAULT_BALANCE = 200,
     DEFAULT_EXPAND_BELOW = 5,
     DEFAULT_AND_PN = 1000000,
+    DEFAULT_REPAIR_PERMILLE = 0,
+    DEFAULT_REPAIR_CALLS = 16,
+    DEFAULT_REPAIR_TT_MB = 128,
     MAX_WORKERS = 64
 };
 
@@ -281,13 +284,15 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
         printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"jobs_early\":%llu,"
                "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"borrowed\":%llu,"
-               "\"simulated\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
+               "\"simulated\":%llu,\"repair_tries\":%llu,\"repaired\":%llu,\"repair_nodes\":%llu,\"time_s\":%.3f,"
+               "\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
                (unsigned long long)st->jobs_early, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
                (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
-               (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
-               interrupted ? "true" : "false");
+               (unsigned long long)st->borrowed, (unsigned long long)st->simulated,
+               (unsigned long long)st->repair_tries, (unsigned long long)st->repaired,
+               (unsigned long long)st->repair_nodes, time_s, interrupted ? "true" : "false");
         free(s.ch);
         return a->sgf ? line_sgf(a, t, root, line, nline) : 0;
     }
@@ -341,6 +346,12 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
            (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0),
            (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
            interrupted ? " (interrupted)" : "");
+    if (st->repair_tries)
+        printf("repairs: %llu tried, %llu proven, %.3g work nodes (counted above)\n",
+               (unsigned long long)st->repair_tries, (unsigned long long)st->repaired, (double)st->repair_nodes);
+    if (sd && sd->repair_rejected)
+        printf("warning: %llu mended proofs failed the independent checker; their positions stay unknown\n",
+               (unsigned long long)sd->repair_rejected);
     if (sd && sd->compose_failed)
         printf("warning: %llu inner nodes proven by their children could not get a composed, checked proof "
                "(a child's stored result has no proof); they are not stored\n",
@@ -483,6 +494,12 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.expand_below = ebs < 0 ? 0 : ebs > 40 ? 40 : ebs;
     const char *ap = getenv("RENJU_JT_AND_PN"); /* JtConfig.and_pn_dn (0: off) */
     jc.and_pn_dn = ap ? (ProofNum)strtoul(ap, NULL, 10) : DEFAULT_AND_PN;
+    const char *rpm = getenv("RENJU_JT_REPAIR"); /* JtConfig.repair_permille (0: off) */
+    int rpv = rpm ? atoi(rpm) : DEFAULT_REPAIR_PERMILLE;
+    jc.repair_permille = rpv < 0 ? 0 : rpv > 1000 ? 1000 : rpv;
+    const char *rpc = getenv("RENJU_JT_REPAIR_CALLS"); /* JtConfig.repair_calls */
+    int rcv = rpc ? atoi(rpc) : DEFAULT_REPAIR_CALLS;
+    jc.repair_calls = rcv < 1 ? 1 : rcv > 100000 ? 100000 : rcv;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
@@ -602,6 +619,11 @@ static int search_main(int argc, char **argv, bool run)
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, a.rules, !run, &src);
+    if (run && jc.repair_permille > 0) {
+        const char *rtt = getenv("RENJU_JT_REPAIR_TT"); /* the repairs' solver's table, MiB */
+        long mb = rtt ? atol(rtt) : DEFAULT_REPAIR_TT_MB;
+        search_db_enable_repair(&sd, &src, (size_t)(mb < 1 ? 1 : mb > 65536 ? 65536 : mb), cli_run_stop());
+    }
     JobTree *t = NULL;
     double t0 = clock_now();
     if ((rc = jt_create(&t, &root, &jc, &src))) {
@@ -666,6 +688,7 @@ static int search_main(int argc, char **argv, bool run)
     jt_free(t);
     for (int i = 0; i < nw; i++)
         dfpn_free(solvers[i]);
+    search_db_free(&sd);
     db_close(db);
     if (src_rc)
         return cli_error(cli_exit_code(src_rc), "search stopped: %s", rj_strerror(src_rc));

@@ -8,6 +8,7 @@
 #include "board.h"
 #include "error.h"
 #include "proof.h"
+#include "repair_db.h"
 #include "rules.h"
 #include "sym.h"
 
@@ -289,6 +290,71 @@ static int src_borrow(void *ctx, const Board *b, const Board *pass)
     }
     free(proof);
     return rc;
+}
+
+/* Repair (jobtree.h): mend donor's stored proof for b, fresh proofs in the repairs' own solver. */
+static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    SearchDb *s = ctx;
+    *work = 0;
+    int rc = db_flush(s->db); /* the donor's proof may still be queued */
+    if (rc && rc != RJ_ECONFLICT)
+        return rc;
+    DfpnConfig cfg;
+    if (!s->repair_dfpn) {
+        dfpn_config_default(&cfg);
+        cfg.attacker = BLACK;
+        cfg.rules = s->rules;
+        cfg.threads = 1;
+        cfg.tt_mb = s->repair_tt_mb;
+        cfg.stop = s->stop;
+        cfg.max_nodes = nodes;
+        if ((rc = dfpn_create(&s->repair_dfpn, &cfg)))
+            return rc;
+    } else if (dfpn_config(s->repair_dfpn)->max_nodes != nodes) {
+        cfg = *dfpn_config(s->repair_dfpn);
+        cfg.max_nodes = nodes;
+        if ((rc = dfpn_set_config(s->repair_dfpn, &cfg)))
+            return rc;
+    }
+    uint8_t *proof = NULL;
+    size_t len = 0;
+    if ((rc = db_get_proof(s->db, donor, s->rules, BLACK, &proof, &len)))
+        return rc;
+    RepairDb r;
+    memset(&r, 0, sizeof r);
+    r.db = s->db;
+    r.store = s->store;
+    r.rules = s->rules;
+    r.att = BLACK;
+    r.dfpn = s->repair_dfpn;
+    r.decline_root = true; /* the whole leaf is the tree's job */
+    RepairStats st;
+    ProofStats ps;
+    rc = repair_db_run(&r, donor, proof, len, b, calls, &st, &ps, NULL, 0);
+    free(proof);
+    *work = r.work;
+    s->repair_work += r.work;
+    if (rc == 0)
+        s->repaired++;
+    if (rc == RJ_EINTERNAL) { /* the mended proof did not check: nothing was claimed */
+        s->repair_rejected++;
+        rc = RJ_EBADDATA;
+    }
+    return rc;
+}
+
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop)
+{
+    s->repair_tt_mb = tt_mb;
+    s->stop = stop;
+    src->repair = src_repair;
+}
+
+void search_db_free(SearchDb *s)
+{
+    dfpn_free(s->repair_dfpn);
+    s->repair_dfpn = NULL;
 }
 
 void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src)

@@ -25,11 +25,15 @@
  * Borrowing (jobtree.h): the stored proof of the position after white's pass
  * is checked by the independent checker from the position after another
  * white move at the same node, and stored as its proof when it passes.
+ * Repair (jobtree.h): see search_db_enable_repair.
  */
 #ifndef RJ_SEARCH_DB_H
 #define RJ_SEARCH_DB_H
 
+#include <stdatomic.h>
+
 #include "db.h"
+#include "dfpn.h"
 #include "jobtree.h"
 
 typedef struct {
@@ -40,10 +44,29 @@ typedef struct {
     uint64_t compose_failed;
     uint64_t compose_bytes;  /* their total size */
     uint64_t borrowed;       /* positions proven by a borrowed proof: white's pass's or a sibling's (jobtree.h) */
+    /* Repair (jobtree.h), after search_db_enable_repair */
+    size_t repair_tt_mb;      /* the repairs' solver's table */
+    atomic_bool *stop;        /* its stop flag */
+    Dfpn *repair_dfpn;        /* created at the first repair */
+    uint64_t repaired;        /* positions proven by a mended proof (checked, then stored) */
+    uint64_t repair_work;     /* the repairs' df-pn work */
+    uint64_t repair_rejected; /* mended proofs the checker refused (a bug; nothing claimed) */
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
 void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *src);
+
+/*
+ * Give the source a `repair` callback (jobtree.h, Repair; repair_db.h): the
+ * donor's stored proof is mended for the leaf, its fresh proofs searched by a
+ * 1-thread solver of tt_mb MiB (created at the first repair, stopped by
+ * stop), each proof found stored, the mended proof checked before it is
+ * stored.  Call search_db_free when done.
+ */
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop);
+
+/* Release what s holds (the repairs' solver); the database stays open. */
+void search_db_free(SearchDb *s);
 
 /*
  * Forget the saved state of every node (every "jt1:" key) of db in one
