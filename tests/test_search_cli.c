@@ -135,6 +135,33 @@ static void test_composed_proof_verifies(void **state)
     free(s);
 }
 
+/*
+ * White's pass at a white-to-move root: while it is open, status gives its
+ * numbers and the work its subtree has had (JSON pass_pn, pass_dn,
+ * pass_work): the pass's proof proves the white moves it never meets.
+ */
+static void test_status_pass_numbers(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "passnum.lmdb");
+    assert_int_equal(RENJU(path("pn.json"), path("pn.err"),
+                           "opening search \"h8 h9 i9 e5 k9\" --goal win --job-nodes 1000 --max-jobs 30 --quiet --db %s",
+                           db),
+                     0);
+    assert_int_equal(RENJU(path("ps.json"), path("ps.err"), "opening status \"h8 h9 i9 e5 k9\" --json --db %s", db), 0);
+    char *s = slurp(path("ps.json"));
+    assert_non_null(strstr(s, "\"pass\":\"unknown\""));
+    assert_true(json_int(s, "pass_work") >= 1000); /* the pass had the first job below the root */
+    assert_true(json_int(s, "pass_pn") > 1);
+    assert_true(json_int(s, "pass_dn") > 1);
+    free(s);
+    assert_int_equal(RENJU(path("ps.txt"), path("ps.err"), "opening status \"h8 h9 i9 e5 k9\" --db %s", db), 0);
+    s = slurp(path("ps.txt"));
+    assert_non_null(strstr(s, "white's pass: unknown (pn "));
+    free(s);
+}
+
 /* One worker, a node budget: the same jobs in the same order, and a stopped run resumes to the same tree. */
 static void test_deterministic_and_resume(void **state)
 {
@@ -1196,6 +1223,7 @@ int main(void)
         cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_sim),
         cmocka_unit_test(test_repair_in_tree),
+        cmocka_unit_test(test_status_pass_numbers),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_deterministic_and_resume),

@@ -76,6 +76,7 @@ typedef struct {
     int nfair_min, nfair_max; /* white to move */
     bool has_pass;            /* white to move: the pass child (not in ch) */
     Result pass;
+    JtChild pass_ch;          /* its numbers (has_pass) */
 } Standing;
 
 static int standing(JobTree *t, const Board *root, Standing *s)
@@ -93,6 +94,7 @@ static int standing(JobTree *t, const Board *root, Standing *s)
         if (s->ch[i].cls.moves[0] == POINT_PASS) {
             s->has_pass = true;
             s->pass = s->ch[i].status;
+            s->pass_ch = s->ch[i];
             continue;
         }
         s->ch[k++] = s->ch[i];
@@ -277,8 +279,10 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
         }
         printf("],");
         if (white)
-            printf("\"pass\":\"%s\",\"n_fair_min\":%d,\"n_fair_max\":%d,", result_name(s.pass), s.nfair_min,
-                   s.nfair_max);
+            printf("\"pass\":\"%s\",\"pass_pn\":%u,\"pass_dn\":%u,\"pass_work\":%llu,\"n_fair_min\":%d,"
+                   "\"n_fair_max\":%d,",
+                   result_name(s.pass), s.has_pass ? s.pass_ch.pn : 1, s.has_pass ? s.pass_ch.dn : 1,
+                   (unsigned long long)(s.has_pass ? s.pass_ch.effort : 0), s.nfair_min, s.nfair_max);
         else
             printf("\"wins_min\":%d,\"wins_max\":%d,", s.wmin, s.wmax);
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
@@ -306,8 +310,12 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
     else
         printf("5th-move classes: %d, proven %d, disproven %d; W in [%d, %d]\n", s.n, s.proven, s.disproven, s.wmin,
                s.wmax);
-    if (white)
-        printf("white's pass: %s\n", result_name(s.pass));
+    if (white) {
+        printf("white's pass: %s", result_name(s.pass));
+        if (s.has_pass && s.pass == RESULT_UNKNOWN) /* its proof proves the moves it never meets (Borrowing) */
+            printf(" (pn %u dn %u  work %.3g)", s.pass_ch.pn, s.pass_ch.dn, (double)s.pass_ch.effort);
+        printf("\n");
+    }
     printf("goal %s\n", jt_finished(t) ? "reached (or nothing left to search)" : "open: the same command continues");
     int shown = 0;
     for (int i = 0; i < s.n; i++) {
