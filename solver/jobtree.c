@@ -1031,6 +1031,13 @@ static int pick_child(const JobTree *t, int id)
     if (fair_root)
         fair_bounds(t, &lm, &hm);
     bool and_by_pn = id == 0 && t->cfg.goal == JT_GOAL_WIN && n->to_move == WHITE && and_hopeless(t, n);
+    if (id == 0 && t->cfg.goal == JT_GOAL_WIN && n->to_move == WHITE && t->cfg.pass_pn > 0)
+        for (int i = 0; i < n->nch; i++) { /* white's pass while it is near a proof (Selection) */
+            const Node *c = &t->nodes[n->ch[i]];
+            if (n->cls[i].moves[0] == POINT_PASS && c->status == RESULT_UNKNOWN && c->selectable &&
+                c->pn <= t->cfg.pass_pn)
+                return i;
+        }
     for (int i = 0; i < n->nch; i++) {
         const Node *c = &t->nodes[n->ch[i]];
         ProofNum v;

@@ -290,6 +290,7 @@ typedef struct {
     int balance;        /* goal fair-n: a 4th class's pn x (1 + its work / (balance x job_nodes)) (Selection; 0: off) */
     int expand_below;   /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
     ProofNum and_pn_dn; /* goal win, white-to-move root: open children all of dn >= this: least pn first (0: off) */
+    ProofNum pass_pn;   /* goal win, white-to-move root: its open pass first while its pn is at most this (0: off) */
     int repair_permille; /* Repair: each fresh proof gets this share of the leaf's job budget (0: off) */
     int repair_calls;    /* Repair: at most this many fresh proofs per leaf (0: 16) */
 } JtConfig;

@@ -1012,6 +1012,48 @@ static void test_probe_black(void **state)
     jt_free(t);
 }
 
+/*
+ * White's pass at a goal-win root (pass_pn): while the pass is open with a
+ * pn of at most pass_pn the root works on it, whatever the other moves' dn;
+ * off, the jobs go to other white moves as well.
+ */
+static void test_pass_root(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    int outside[3];
+    for (int k = 0; k < 3; k++) {
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        /* k = 0: off; 1: on; 2: on, but the pass's pn (7 and up) is above the threshold */
+        JtConfig cfg = {.goal = JT_GOAL_WIN,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 1000,
+                        .borrow_pass = true,
+                        .pass_pn = k == 0 ? 0 : k == 1 ? 100000 : 2};
+        Script s = {.best = POINT_NONE, .fail_pn = 7, .fail_dn = 3};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        outside[k] = 0;
+        for (int j = 0; j < 80; j++) {
+            JtJob job;
+            assert_int_equal(jt_next(t, &job), 0);
+            Board nb = node_frame(&job);
+            int extra = nb.stones[0] - nb.stones[1] - (nb.to_move == WHITE); /* 1 or more below a pass */
+            if (j > 0 && extra < 1)
+                outside[k]++;
+            JtOutcome o;
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+        }
+        jt_free(t);
+    }
+    assert_true(outside[0] > 0);
+    assert_int_equal(outside[1], 0);
+    assert_true(outside[2] > 0);
+}
+
 /* A borrow callback: the pass's "proof" holds for white moves on columns a-d; stored like a result. */
 static int g_borrow_calls;
 static int mem_borrow(void *ctx, const Board *b, const Board *pass)
@@ -2243,6 +2285,7 @@ int main(void)
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_repair_leaf),
+        cmocka_unit_test(test_pass_root),
         cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_sim_after_probe_expand),
         cmocka_unit_test(test_fair_n_balance),

@@ -59,6 +59,7 @@ enum {
     DEFAULT_BALANCE = 200,
     DEFAULT_EXPAND_BELOW = 5,
     DEFAULT_AND_PN = 1000000,
+    DEFAULT_PASS_PN = 0,
     DEFAULT_REPAIR_PERMILLE = 0,
     DEFAULT_REPAIR_CALLS = 16,
     DEFAULT_REPAIR_TT_MB = 128,
@@ -502,6 +503,8 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     jc.expand_below = ebs < 0 ? 0 : ebs > 40 ? 40 : ebs;
     const char *ap = getenv("RENJU_JT_AND_PN"); /* JtConfig.and_pn_dn (0: off) */
     jc.and_pn_dn = ap ? (ProofNum)strtoul(ap, NULL, 10) : DEFAULT_AND_PN;
+    const char *ppn = getenv("RENJU_JT_PASS_PN"); /* JtConfig.pass_pn (0: off) */
+    jc.pass_pn = ppn ? (ProofNum)strtoul(ppn, NULL, 10) : DEFAULT_PASS_PN;
     const char *rpm = getenv("RENJU_JT_REPAIR"); /* JtConfig.repair_permille (0: off) */
     int rpv = rpm ? atoi(rpm) : DEFAULT_REPAIR_PERMILLE;
     jc.repair_permille = rpv < 0 ? 0 : rpv > 1000 ? 1000 : rpv;
