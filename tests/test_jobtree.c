@@ -1031,7 +1031,9 @@ static void test_pass_root(void **state)
                         .rules = RULE_RENJU,
                         .job_nodes = 1000,
                         .borrow_pass = true,
-                        .pass_pn = k == 0 ? 0 : k == 1 ? 100000 : 2};
+                        .pass_pn = k == 0   ? 0
+                                   : k == 1 ? 100000
+                                            : 2};
         Script s = {.best = POINT_NONE, .fail_pn = 7, .fail_dn = 3};
         JobTree *t;
         assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
@@ -1172,8 +1174,8 @@ static void test_repair_leaf(void **state)
         assert_int_equal(st->repair_nodes, (uint64_t)g_rp_ntried * REPAIR_WORK);
         assert_int_equal(st->nodes, job_work + st->repair_nodes);
         if (k) {
-            assert_true(g_rp_ok >= 10);               /* the e and f columns, less what borrowing took */
-            assert_true(g_rp_ntried > g_rp_ok);       /* and the rest tried once, not proven */
+            assert_true(g_rp_ok >= 10);         /* the e and f columns, less what borrowing took */
+            assert_true(g_rp_ntried > g_rp_ok); /* and the rest tried once, not proven */
         } else {
             assert_int_equal(g_rp_ntried, 0);
         }

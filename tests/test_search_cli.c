@@ -145,10 +145,10 @@ static void test_status_pass_numbers(void **state)
     (void)state;
     char dbbuf[512];
     const char *db = dbpath(dbbuf, sizeof dbbuf, "passnum.lmdb");
-    assert_int_equal(RENJU(path("pn.json"), path("pn.err"),
-                           "opening search \"h8 h9 i9 e5 k9\" --goal win --job-nodes 1000 --max-jobs 30 --quiet --db %s",
-                           db),
-                     0);
+    assert_int_equal(
+        RENJU(path("pn.json"), path("pn.err"),
+              "opening search \"h8 h9 i9 e5 k9\" --goal win --job-nodes 1000 --max-jobs 30 --quiet --db %s", db),
+        0);
     assert_int_equal(RENJU(path("ps.json"), path("ps.err"), "opening status \"h8 h9 i9 e5 k9\" --json --db %s", db), 0);
     char *s = slurp(path("ps.json"));
     assert_non_null(strstr(s, "\"pass\":\"unknown\""));

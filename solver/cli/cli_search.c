@@ -77,7 +77,7 @@ typedef struct {
     int nfair_min, nfair_max; /* white to move */
     bool has_pass;            /* white to move: the pass child (not in ch) */
     Result pass;
-    JtChild pass_ch;          /* its numbers (has_pass) */
+    JtChild pass_ch; /* its numbers (has_pass) */
 } Standing;
 
 static int standing(JobTree *t, const Board *root, Standing *s)

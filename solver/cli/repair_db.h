@@ -31,8 +31,8 @@ typedef struct {
     ResultStore store; /* db_result_store(db) */
     RuleSet rules;
     Color att;
-    Dfpn *dfpn;        /* the prover's solver (its budget: the caller's config) */
-    bool decline_root; /* depth 0: RJ_ENOTFOUND without a search */
+    Dfpn *dfpn;                                 /* the prover's solver (its budget: the caller's config) */
+    bool decline_root;                          /* depth 0: RJ_ENOTFOUND without a search */
     void (*trace)(void *ctx, const char *line); /* a line per df-pn solve and per proof (may be NULL) */
     void (*tick)(void *ctx);                    /* after each prover call (may be NULL) */
     void *cb_ctx;                               /* for trace and tick */
