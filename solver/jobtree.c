@@ -509,6 +509,13 @@ static void borrow_pass(JobTree *t, int id)
     }
 }
 
+/* Chebyshev distance between two points (the donor order of Simulation and Repair). */
+static int move_dist(Point a, Point b)
+{
+    int dr = abs(point_row(a) - point_row(b)), dc = abs(point_col(a) - point_col(b));
+    return dr > dc ? dr : dc;
+}
+
 /*
  * Simulation: before the first job of child ci of white-to-move node pid
  * (black to move after white's move), try the proofs of its proven siblings
@@ -529,8 +536,7 @@ static bool try_siblings(JobTree *t, int pid, int ci)
         Point xm = p->cls[i].moves[0];
         if (i == ci || xm >= BOARD_POINTS || t->nodes[p->ch[i]].status != RESULT_PROVEN)
             continue;
-        int dr = abs(point_row(xm) - point_row(ym)), dc = abs(point_col(xm) - point_col(ym));
-        int d = dr > dc ? dr : dc; /* Chebyshev distance */
+        int d = move_dist(xm, ym);
         int k;
         if (nd < want)
             k = nd++;
@@ -584,11 +590,7 @@ static bool try_repair(JobTree *t, int pid, int ci, int id)
         Point xm = p->cls[i].moves[0];
         if (i == ci || t->nodes[p->ch[i]].status != RESULT_PROVEN || (xm >= BOARD_POINTS && xm != POINT_PASS))
             continue;
-        int d = -1; /* white's pass first */
-        if (xm != POINT_PASS) {
-            int dr = abs(point_row(xm) - point_row(ym)), dc = abs(point_col(xm) - point_col(ym));
-            d = dr > dc ? dr : dc;
-        }
+        int d = xm == POINT_PASS ? -1 : move_dist(xm, ym); /* white's pass first */
         if (d < dbest) {
             dbest = d;
             donor = i;
@@ -1091,7 +1093,8 @@ static int prove_before_job(JobTree *t, int id, int parent, int pi)
         n->sim_tried = true;
         done = try_siblings(t, parent, pi);
     }
-    bool probe_due = probe_first(t, n) && !n->st.probed && probe_budget(t, n, base_budget(t, n)) < base_budget(t, n);
+    uint64_t b = base_budget(t, n);
+    bool probe_due = probe_first(t, n) && !n->st.probed && probe_budget(t, n, b) < b;
     if (!done && !t->err && t->cfg.repair_permille > 0 && t->src.repair && !n->repair_tried && !probe_due &&
         !at_limit(t, n)) {
         n->repair_tried = true;
