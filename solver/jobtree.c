@@ -11,27 +11,27 @@
 enum { PHASE_FRESH = 0, PHASE_EVALUATED = 1, PHASE_EXPANDED = 2 };
 
 typedef struct {
-    SymKey key;                /* canonical, the pass flag included */
-    Point path[JT_MAX_PATH];   /* the moves from the root that first reached it */
+    SymKey key;              /* canonical, the pass flag included */
+    Point path[JT_MAX_PATH]; /* the moves from the root that first reached it */
     uint8_t npath;
     uint8_t phase;
-    uint8_t status;            /* Result */
+    uint8_t status; /* Result */
     bool running;
-    bool selectable;           /* an open leaf below (or itself) is not running */
-    bool counted;              /* a count node: each child is to be decided */
-    bool borrowed;             /* white to move: its pass's proof was tried on its other children */
-    bool sim_tried;            /* black to move: its proven siblings' proofs were tried on it (Simulation) */
-    bool repair_tried;         /* black to move: a donor's proof was mended for it (Repair) */
-    bool count_open;           /* a count node with work left */
-    int nclasses;              /* a counted node: its move classes (W's upper bound before expansion) */
+    bool selectable;   /* an open leaf below (or itself) is not running */
+    bool counted;      /* a count node: each child is to be decided */
+    bool borrowed;     /* white to move: its pass's proof was tried on its other children */
+    bool sim_tried;    /* black to move: its proven siblings' proofs were tried on it (Simulation) */
+    bool repair_tried; /* black to move: a donor's proof was mended for it (Repair) */
+    bool count_open;   /* a count node with work left */
+    int nclasses;      /* a counted node: its move classes (W's upper bound before expansion) */
     Color to_move;
     int stones;
-    ProofNum pn, dn;           /* current */
-    ProofNum epn, edn;         /* leaf estimate: heuristic, then the last job's */
+    ProofNum pn, dn;   /* current */
+    ProofNum epn, edn; /* leaf estimate: heuristic, then the last job's */
     JtState st;
     int nch;
-    int *ch;                   /* child node ids */
-    MoveClass *cls;            /* the move class of each child (POINT_PASS alone for the pass) */
+    int *ch;        /* child node ids */
+    MoveClass *cls; /* the move class of each child (POINT_PASS alone for the pass) */
     uint32_t stamp;
     uint32_t estamp;
     bool dirty;          /* its numbers are to be recomputed (Updates) */
@@ -59,8 +59,9 @@ struct JobTree {
     JtStats stats;
     ParentLink *pe; /* the parents of nodes beyond their first (Node.pext) */
     int npe, cappe;
-    int err; /* a source error met inside an update */
-    bool borrowed_now; /* a child was proven by borrowing during this update pass */
+    int err;             /* a source error met inside an update */
+    bool borrowed_now;   /* a child was proven by borrowing during this update pass */
+    bool repair_stopped; /* a repair was interrupted (a stop request): none is tried again */
 };
 
 /* ---- boards ---- */
@@ -93,10 +94,7 @@ static int stone_dist(const Board *b, Point p)
 }
 
 /* A job's proof number as a leaf estimate: at least 1, at most JT_PN_CAP. */
-static ProofNum cap_pn(ProofNum v)
-{
-    return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v;
-}
+static ProofNum cap_pn(ProofNum v) { return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v; }
 
 /* ---- the node table ---- */
 
@@ -464,9 +462,13 @@ static void solved_inner(JobTree *t, int id, Result r, int win_child)
         t->err = rc;
 }
 
+static bool try_repair(JobTree *t, int pid, int ci, int id, int permille);
+
 /*
  * A white-to-move node whose pass child is proven: try the pass's proof on
- * each open child not running (once per node; Borrowing, jobtree.h).
+ * each open child not running (once per node; Borrowing, jobtree.h), and
+ * at the root, with JtConfig.borrow_repair_permille, mend it where it does
+ * not hold.
  */
 static void borrow_pass(JobTree *t, int id)
 {
@@ -495,6 +497,15 @@ static void borrow_pass(JobTree *t, int id)
         board_play(&cb, n->cls[i].moves[0]);
         t->stats.borrow_tries++;
         int rc = t->src.borrow(t->src.ctx, &cb, &pb);
+        if ((rc == RJ_ENOTFOUND || rc == RJ_EBADDATA) && id == 0 && t->cfg.borrow_repair_permille > 0 &&
+            t->src.repair && !c->repair_tried) {
+            c->repair_tried = true;
+            rc = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille) ? 0 : RJ_ENOTFOUND;
+            if (t->err)
+                return;
+            n = &t->nodes[id];
+            c = &t->nodes[n->ch[i]];
+        }
         if (rc == 0) {
             c->status = RESULT_PROVEN;
             c->pn = 0;
@@ -579,11 +590,11 @@ static uint64_t base_budget(const JobTree *t, const Node *n);
  * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
  * True when it proved the leaf.
  */
-static bool try_repair(JobTree *t, int pid, int ci, int id)
+static bool try_repair(JobTree *t, int pid, int ci, int id, int permille)
 {
     const Node *p = &t->nodes[pid];
     Point ym = p->cls[ci].moves[0];
-    if (ym >= BOARD_POINTS)
+    if (ym >= BOARD_POINTS || t->repair_stopped)
         return false;
     int donor = -1, dbest = 1 << 30;
     for (int i = 0; i < p->nch; i++) {
@@ -608,7 +619,7 @@ static bool try_repair(JobTree *t, int pid, int ci, int id)
         Board tmp = xb;
         board_setup_copy(&tmp, &xb);
     }
-    uint64_t nodes = base_budget(t, &t->nodes[id]) / 1000 * (uint64_t)t->cfg.repair_permille;
+    uint64_t nodes = base_budget(t, &t->nodes[id]) / 1000 * (uint64_t)permille;
     nodes = nodes < 1000 ? 1000 : nodes;
     int calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
     uint64_t work = 0;
@@ -621,7 +632,9 @@ static bool try_repair(JobTree *t, int pid, int ci, int id)
         t->stats.repaired++;
         return true;
     }
-    if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA)
+    if (rc == RJ_EINTR)
+        t->repair_stopped = true; /* a stop request: no more repairs, the search then stops as usual */
+    else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA)
         t->err = rc;
     return false;
 }
@@ -1098,7 +1111,7 @@ static int prove_before_job(JobTree *t, int id, int parent, int pi)
     if (!done && !t->err && t->cfg.repair_permille > 0 && t->src.repair && !n->repair_tried && !probe_due &&
         !at_limit(t, n)) {
         n->repair_tried = true;
-        done = try_repair(t, parent, pi, id);
+        done = try_repair(t, parent, pi, id, t->cfg.repair_permille);
     }
     if (t->err)
         return t->err;
@@ -1275,10 +1288,7 @@ void jt_abandon(JobTree *t, const JtJob *job)
     update_all(t);
 }
 
-bool jt_finished(const JobTree *t)
-{
-    return !goal_open(t);
-}
+bool jt_finished(const JobTree *t) { return !goal_open(t); }
 
 int jt_running(const JobTree *t) { return t->running; }
 

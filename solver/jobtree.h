@@ -134,8 +134,10 @@
  * job first measured no better, session 18); once the pass is proven, its
  * stored proof is tried, through the source's `borrow` callback, on the position after each
  * open white move of that node: a move the proof never meets (it is not one
- * of black's moves or white's listed replies, and it makes no white four or
- * five the proof does not answer) leaves it a valid proof, which the
+ * of black's moves, and it makes no white four or five the proof does not
+ * answer) leaves it a valid proof once the proof's entries for white replies
+ * on that point are left out (proof_drop_moves: white cannot play there; the
+ * first white node of a slow threat lists nearly every point), which the
  * independent checker confirms from that move's position before it is stored
  * as its proof.  This is a relevance zone that the checker computes: no move
  * is proven that the checker did not accept.  The pass itself must be
@@ -200,8 +202,8 @@ enum { JT_MAX_EST = BOARD_POINTS + 1 };
 
 /* What a job found about its position (black the attacker). */
 typedef struct {
-    Result result;   /* PROVEN (black wins), DISPROVEN (exact), UNKNOWN */
-    uint64_t nodes;  /* work spent */
+    Result result;  /* PROVEN (black wins), DISPROVEN (exact), UNKNOWN */
+    uint64_t nodes; /* work spent */
     double time_s;
     ProofNum pn, dn; /* the search's final root numbers (for UNKNOWN) */
     Point best;      /* most promising black move (black to move), else POINT_NONE */
@@ -218,9 +220,9 @@ typedef struct {
     ProofNum pn, dn; /* the last job's root numbers; 0/0: none */
     Point best;
     bool expanded;
-    bool probed;     /* its probe ran (JtConfig.probe_permille, probe_black_permille; not counted in jobs) */
-    int nest;        /* the last job's child estimates (moves in the caller's frame) */
-    JtEst *est;      /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
+    bool probed; /* its probe ran (JtConfig.probe_permille, probe_black_permille; not counted in jobs) */
+    int nest;    /* the last job's child estimates (moves in the caller's frame) */
+    JtEst *est;  /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
 } JtState;
 
 /* The children of a node as a proof lists them (for proof composition). */
@@ -272,10 +274,10 @@ typedef struct {
 typedef struct {
     JtGoal goal;
     RuleSet rules;
-    uint64_t job_nodes; /* budget of one job (work nodes), > 0 */
-    int max_stones;     /* leaves with this many stones are not expanded (0: 40) */
-    int scale;          /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
-    int fail_weight;    /* an expanded OR node's pn gains this percent of its failed job's pn (Selection) */
+    uint64_t job_nodes;   /* budget of one job (work nodes), > 0 */
+    int max_stones;       /* leaves with this many stones are not expanded (0: 40) */
+    int scale;            /* jobs on positions of s < 6 stones get job_nodes * scale^(6 - s) (0, 1: flat) */
+    int fail_weight;      /* an expanded OR node's pn gains this percent of its failed job's pn (Selection) */
     ProofNum unlisted_pn; /* a black move its node's job never listed starts at least here (Jobs; 0: no floor) */
     int rerun;            /* a failed leaf whose job left root pn <= rerun_pn: up to this many 4x jobs first (Jobs) */
     ProofNum rerun_pn;    /* (0 with rerun > 0: never) */
@@ -291,8 +293,9 @@ typedef struct {
     int expand_below;   /* a node below the root with fewer stones: its probe only, then expanded (Jobs; 0: off) */
     ProofNum and_pn_dn; /* goal win, white-to-move root: open children all of dn >= this: least pn first (0: off) */
     ProofNum pass_pn;   /* goal win, white-to-move root: its open pass first while its pn is at most this (0: off) */
-    int repair_permille; /* Repair: each fresh proof gets this share of the leaf's job budget (0: off) */
-    int repair_calls;    /* Repair: at most this many fresh proofs per leaf (0: 16) */
+    int repair_permille;        /* Repair: each fresh proof gets this share of the leaf's job budget (0: off) */
+    int repair_calls;           /* Repair: at most this many fresh proofs per leaf (0: 16) */
+    int borrow_repair_permille; /* Borrowing: where the pass's proof does not hold, a repair with this share (0: off) */
 } JtConfig;
 
 /* A job handed to a runner. */
@@ -318,15 +321,15 @@ enum { JT_LOOK = 0, JT_LOOK_NONE = 1, JT_LOOK_ROOT = 2 };
 /* Counters over the tree's life (this process). */
 typedef struct {
     uint64_t jobs, jobs_proven, jobs_disproven, jobs_unknown;
-    uint64_t jobs_early;     /* of the unknown ones, those that ended at the early look (JtOutcome.early) */
-    uint64_t borrow_tries;   /* white moves whose position was checked with the pass's proof (Borrowing) */
-    uint64_t borrowed;       /* of those, proven so */
-    uint64_t sim_tries;      /* proven siblings' proofs tried on a black-to-move leaf (Simulation) */
-    uint64_t simulated;      /* leaves proven so */
-    uint64_t repair_tries;   /* leaves whose donor's proof was mended (Repair) */
-    uint64_t repaired;       /* leaves proven so */
-    uint64_t repair_nodes;   /* the repairs' work (also counted in nodes) */
-    uint64_t nodes;          /* work of the jobs run here */
+    uint64_t jobs_early;   /* of the unknown ones, those that ended at the early look (JtOutcome.early) */
+    uint64_t borrow_tries; /* white moves whose position was checked with the pass's proof (Borrowing) */
+    uint64_t borrowed;     /* of those, proven so */
+    uint64_t sim_tries;    /* proven siblings' proofs tried on a black-to-move leaf (Simulation) */
+    uint64_t simulated;    /* leaves proven so */
+    uint64_t repair_tries; /* leaves whose donor's proof was mended (Repair) */
+    uint64_t repaired;     /* leaves proven so */
+    uint64_t repair_nodes; /* the repairs' work (also counted in nodes) */
+    uint64_t nodes;        /* work of the jobs run here */
     double job_time_s;
     uint64_t tree_nodes;     /* nodes in the tree */
     uint64_t links;          /* parent links beyond a node's first: transpositions inside the tree */
@@ -387,9 +390,9 @@ const JtStats *jt_stats(const JobTree *t);
 
 /* Status and bounds of one root child (a 4th-move class under an opening, a 5th under a 4-stone root). */
 typedef struct {
-    MoveClass cls;       /* its moves in the root's frame */
-    Result status;       /* for black, the position after cls.moves[0] */
-    int nchild;          /* its own child classes (5th moves after a 4th), or -1 when not counted */
+    MoveClass cls;          /* its moves in the root's frame */
+    Result status;          /* for black, the position after cls.moves[0] */
+    int nchild;             /* its own child classes (5th moves after a 4th), or -1 when not counted */
     int wins_min, wins_max; /* W bounds of the position after it (JT_GOAL_FAIR_N / WIN roots) */
     ProofNum pn, dn;
     uint64_t effort;       /* work spent in its subtree's jobs (saved totals; a node shared with an earlier child: 0) */

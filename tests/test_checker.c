@@ -1,5 +1,5 @@
 /* test_checker.c - the independent proof checker and the proof framing utilities
- * (proof_check, proof_stats, proof_transform) on hand-built proofs. */
+ * (proof_check, proof_stats, proof_transform, proof_drop_moves) on hand-built proofs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -457,6 +457,85 @@ static void test_short_losses_agree(void **state)
     assert_true(pass_b >= 3); /* double threats: the pass judged by rule (b) */
 }
 
+/* Drop-set helper for proof_drop_moves. */
+static void drop_set(uint64_t d[4], const char *pts)
+{
+    memset(d, 0, 4 * sizeof *d);
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s", pts);
+    for (char *t = strtok(tmp, " "); t; t = strtok(NULL, " ")) {
+        Point q = P(t);
+        d[q >> 6] |= UINT64_C(1) << (q & 63);
+    }
+}
+
+/*
+ * proof_drop_moves: the proof of a position where the defender passed,
+ * rewritten for the position where the defender's stone stands on a point
+ * the proof lists as a defender reply.  The listed entry goes with its
+ * subtree, the counts follow, and the independent checker accepts the
+ * result where it rejected the original; an attacker move on a dropped
+ * point and a malformed proof are refused.
+ */
+static void test_drop_moves(void **state)
+{
+    (void)state;
+    Board donor = parse_pos(POS_FOUR3, EMPTY);
+    /* The same with a white stone on a15, black still to move. */
+    Board target = parse_pos("B:c5,d5,e5,h10,h11,h12,f9,g9 W:b5,h13,a1,d1,g1,j1,m1,o4,a15", BLACK);
+    Pf p, want;
+    build(&p, RULE_RENJU, BLACK, "f5 #2 a15 g5 g5 h9 #1 h8 i9 #0");
+    expect_valid(POS_FOUR3, &p, NULL);
+    char why[256];
+    assert_int_equal(proof_check(&target, p.buf, p.len, NULL, why, sizeof why), RJ_EBADDATA);
+    assert_non_null(strstr(why, "a15 is illegal"));
+
+    uint64_t drop[4];
+    drop_set(drop, "a15");
+    ProofWriter w = {0};
+    uint64_t nd = 99;
+    assert_int_equal(proof_drop_moves(&donor, p.buf, p.len, drop, &w, &nd), 0);
+    assert_int_equal(nd, 1);
+    build(&want, RULE_RENJU, BLACK, "f5 #1 g5 h9 #1 h8 i9 #0");
+    assert_int_equal(w.len, want.len);
+    assert_memory_equal(w.data, want.buf, want.len);
+    ProofStats st;
+    if (proof_check(&target, w.data, w.len, &st, why, sizeof why))
+        fail_msg("the rewritten proof: %s", why);
+    assert_int_equal(st.nodes, 6);
+    free(w.data);
+
+    /* A reply deeper down, and two at once: h8 (at the second defender node) and a15. */
+    drop_set(drop, "a15 h8");
+    memset(&w, 0, sizeof w);
+    assert_int_equal(proof_drop_moves(&donor, p.buf, p.len, drop, &w, &nd), 0);
+    assert_int_equal(nd, 2);
+    build(&want, RULE_RENJU, BLACK, "f5 #1 g5 h9 #0");
+    assert_int_equal(w.len, want.len);
+    assert_memory_equal(w.data, want.buf, want.len);
+    free(w.data);
+
+    /* Points the proof does not list: the same bytes. */
+    drop_set(drop, "o15 n14");
+    memset(&w, 0, sizeof w);
+    assert_int_equal(proof_drop_moves(&donor, p.buf, p.len, drop, &w, &nd), 0);
+    assert_int_equal(nd, 0);
+    assert_int_equal(w.len, p.len);
+    assert_memory_equal(w.data, p.buf, p.len);
+    free(w.data);
+
+    /* An attacker move on a dropped point (h9 at the second attacker node) is refused. */
+    drop_set(drop, "h9");
+    memset(&w, 0, sizeof w);
+    assert_int_equal(proof_drop_moves(&donor, p.buf, p.len, drop, &w, &nd), RJ_EBADDATA);
+    free(w.data);
+    /* A truncated proof writes nothing. */
+    memset(&w, 0, sizeof w);
+    assert_int_equal(proof_drop_moves(&donor, p.buf, p.len - 1, drop, &w, &nd), RJ_EBADDATA);
+    assert_int_equal(w.len, 0);
+    free(w.data);
+}
+
 int main(void)
 {
     rules_init();
@@ -471,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_truncated_and_garbled),
         cmocka_unit_test(test_transform),
         cmocka_unit_test(test_short_losses_agree),
+        cmocka_unit_test(test_drop_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1249,6 +1249,101 @@ static void test_borrow_pass(void **state)
     free(ch);
 }
 
+/* Repair callback at the root (JtConfig.borrow_repair_permille): columns e-f mended, from the pass only. */
+static int g_rr_tries, g_rr_ok, g_rr_bad;
+static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    *work = REPAIR_WORK;
+    g_rr_tries++;
+    Point w = POINT_NONE;
+    int diff = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] != donor->cell[p]) {
+            diff++;
+            if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
+                w = (Point)p;
+        }
+    g_rr_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
+                donor->stones[1] != 2 || nodes != 1000 || calls != 7 || point_col(w) < 4;
+    if (w == POINT_NONE || point_col(w) > 5)
+        return RJ_ENOTFOUND;
+    mem_store_proven(ctx, b);
+    g_rr_ok++;
+    return 0;
+}
+
+/*
+ * Borrowing with a repair at the root (borrow_repair_permille): once white's
+ * pass is proven, every root move its proof does not hold for (columns e-o
+ * here) gets one repair of it at once, with the share of its job budget;
+ * those mended (columns e-f) are proven without a job, and none is
+ * repaired again; off, no repair at all.
+ */
+static void test_borrow_repair_root(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    for (int k = 0; k < 2; k++) {
+        memset(&m, 0, sizeof m);
+        JtSource src = mem_source(&m);
+        src.borrow = mem_borrow;
+        src.repair = mem_repair_root;
+        g_borrow_calls = g_rr_tries = g_rr_ok = g_rr_bad = 0;
+        JtConfig cfg = {.goal = JT_GOAL_WIN,
+                        .rules = RULE_RENJU,
+                        .job_nodes = 1000,
+                        .borrow_pass = true,
+                        .repair_calls = 7,
+                        .borrow_repair_permille = k ? 100 : 0};
+        JobTree *t;
+        assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+        int n = 0;
+        assert_int_equal(jt_root_children(t, ch, &n), 0);
+        int far = 0, mended = 0;
+        for (int i = 0; i < n; i++) {
+            Point mv = ch[i].cls.moves[0];
+            far += mv != POINT_PASS && point_col(mv) < 4;
+            mended += mv != POINT_PASS && point_col(mv) >= 4 && point_col(mv) <= 5;
+        }
+        assert_true(mended > 3);
+        Script s = {.best = pt("g9"), .prove_pass = true};
+        JtJob job;
+        JtOutcome o;
+        assert_int_equal(jt_next(t, &job), 0); /* the pass first */
+        run_job(&s, &job, &o);
+        assert_int_equal(jt_done(t, &job, &o), 0);
+        const JtStats *st = jt_stats(t);
+        assert_int_equal(g_borrow_calls, n - 1);
+        assert_int_equal(g_rr_bad, 0);
+        assert_int_equal(g_rr_tries, k ? n - 1 - far : 0);
+        assert_int_equal((int)st->repair_tries, g_rr_tries);
+        assert_int_equal((int)st->repaired, k ? mended : 0);
+        assert_int_equal(st->repair_nodes, (uint64_t)g_rr_tries * REPAIR_WORK);
+        assert_int_equal((int)st->borrowed, far + (k ? mended : 0));
+        assert_int_equal(jt_root_children(t, ch, &n), 0);
+        int proven = 0;
+        for (int i = 0; i < n; i++)
+            proven += ch[i].status == RESULT_PROVEN;
+        assert_int_equal(proven, 1 + far + (k ? mended : 0));
+        /* More jobs: no repair but the root's (each root move is repaired once). */
+        int tries = g_rr_tries;
+        for (int j = 0; j < 60; j++) {
+            int rc = jt_next(t, &job);
+            if (rc == RJ_ENOTFOUND)
+                break;
+            assert_int_equal(rc, 0);
+            run_job(&s, &job, &o);
+            assert_int_equal(jt_done(t, &job, &o), 0);
+        }
+        assert_int_equal(g_rr_tries, tries);
+        jt_free(t);
+    }
+    free(ch);
+}
+
 /*
  * The root of a goal-win search, white to move included, gets its job and
  * root_rerun reruns (4x each) whatever its pn, then the tree expands it;
@@ -2287,6 +2382,7 @@ int main(void)
         cmocka_unit_test(test_view_white_root),
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_repair_leaf),
+        cmocka_unit_test(test_borrow_repair_root),
         cmocka_unit_test(test_pass_root),
         cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_sim_after_probe_expand),

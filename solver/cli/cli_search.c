@@ -62,6 +62,7 @@ enum {
     DEFAULT_PASS_PN = 0,
     DEFAULT_REPAIR_PERMILLE = 0,
     DEFAULT_REPAIR_CALLS = 16,
+    DEFAULT_BORROW_REPAIR_PERMILLE = 0,
     DEFAULT_REPAIR_TT_MB = 128,
     MAX_WORKERS = 64
 };
@@ -511,6 +512,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *rpc = getenv("RENJU_JT_REPAIR_CALLS"); /* JtConfig.repair_calls */
     int rcv = rpc ? atoi(rpc) : DEFAULT_REPAIR_CALLS;
     jc.repair_calls = rcv < 1 ? 1 : rcv > 100000 ? 100000 : rcv;
+    const char *brp = getenv("RENJU_JT_BORROW_REPAIR"); /* JtConfig.borrow_repair_permille (0: off) */
+    int brv = brp ? atoi(brp) : DEFAULT_BORROW_REPAIR_PERMILLE;
+    jc.borrow_repair_permille = brv < 0 ? 0 : brv > 1000 ? 1000 : brv;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)
@@ -630,13 +634,15 @@ static int search_main(int argc, char **argv, bool run)
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, a.rules, !run, &src);
-    if (run && jc.repair_permille > 0) {
+    if (run && (jc.repair_permille > 0 || jc.borrow_repair_permille > 0)) {
         const char *rtt = getenv("RENJU_JT_REPAIR_TT"); /* the repairs' solver's table, MiB */
         long mb = rtt ? atol(rtt) : DEFAULT_REPAIR_TT_MB;
         search_db_enable_repair(&sd, &src, (size_t)(mb < 1 ? 1 : mb > 65536 ? 65536 : mb), cli_run_stop());
     }
     JobTree *t = NULL;
     double t0 = clock_now();
+    if (run)
+        cli_run_signals(); /* before the tree: its loading may repair proofs (RENJU_JT_BORROW_REPAIR) */
     if ((rc = jt_create(&t, &root, &jc, &src))) {
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
@@ -660,7 +666,6 @@ static int search_main(int argc, char **argv, bool run)
             db_close(db);
             return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
         }
-        cli_run_signals();
         SearchProgress pr;
         if ((rc = search_progress_init(&pr, &o))) {
             for (int i = 0; i < nw; i++)

@@ -273,21 +273,34 @@ static int src_borrow(void *ctx, const Board *b, const Board *pass)
     uint8_t *proof = NULL;
     size_t len = 0;
     rc = db_get_proof(s->db, pass, s->rules, BLACK, &proof, &len);
+    /*
+     * The donor's proof lists defender replies on points b has stones on
+     * (white's move itself, where the donor has the pass): the defender
+     * cannot play there, so those entries go; the checker then decides.
+     */
+    uint64_t drop[4] = {0, 0, 0, 0};
+    for (Point p = 0; p < BOARD_POINTS; p++)
+        if (board_at(b, p) != EMPTY && board_at(pass, p) == EMPTY)
+            drop[p >> 6] |= UINT64_C(1) << (p & 63);
+    ProofWriter w = {0};
+    if (rc == 0 && (len <= PROOF_HEADER_LEN || proof_drop_moves(pass, proof, len, drop, &w, NULL) != 0))
+        rc = w.err ? w.err : RJ_EBADDATA;
     ProofStats ps;
-    if (rc == 0 && (len <= PROOF_HEADER_LEN || proof_check(b, proof, len, &ps, NULL, 0) != 0))
+    if (rc == 0 && proof_check(b, w.data, w.len, &ps, NULL, 0) != 0)
         rc = RJ_EBADDATA;
     if (rc == 0) {
         StoredResult sr;
         memset(&sr, 0, sizeof sr);
         sr.result = RESULT_PROVEN;
         sr.attacker = BLACK;
-        sr.best = proof[PROOF_HEADER_LEN] < BOARD_POINTS ? proof[PROOF_HEADER_LEN] : POINT_NONE;
+        sr.best = w.data[PROOF_HEADER_LEN] < BOARD_POINTS ? w.data[PROOF_HEADER_LEN] : POINT_NONE;
         sr.proof_nodes = ps.nodes;
         sr.proof_depth = ps.depth;
-        rc = s->store.store(s->store.ctx, b, s->rules, &sr, proof, len);
+        rc = s->store.store(s->store.ctx, b, s->rules, &sr, w.data, w.len);
         if (rc == 0)
             s->borrowed++;
     }
+    free(w.data);
     free(proof);
     return rc;
 }

@@ -20,6 +20,9 @@ typedef struct {
     int t;   /* transform to apply to every move byte, or -1 */
     Board b; /* working copy of the root, in the proof's frame */
     ProofStats st;
+    ProofWriter *out;     /* proof_drop_moves: the rewritten proof, else NULL */
+    const uint64_t *drop; /* proof_drop_moves: the points whose defender entries are left out */
+    uint64_t dropped;     /* proof_drop_moves: entries left out */
 } Walk;
 
 static int walk_d(Walk *w, uint32_t *depth);
@@ -180,4 +183,79 @@ int proof_main_line(const Board *b, const uint8_t *buf, size_t len, Point *line,
         attacker = !attacker;
     }
     return n;
+}
+
+static bool in_set(const uint64_t *set, Point p) { return p < BOARD_POINTS && (set[p >> 6] >> (p & 63) & 1); }
+
+static int drop_d(Walk *w, bool emit);
+
+/* A-node of proof_drop_moves: copied when emit; an attacker stone on a dropped point fails. */
+static int drop_a(Walk *w, bool emit)
+{
+    Point m;
+    int rc = walk_move(w, &m);
+    if (rc)
+        return rc;
+    if (emit && in_set(w->drop, m))
+        return RJ_EBADDATA; /* the attacker's stone would be on an occupied point */
+    if (emit)
+        pw_u8(w->out, (uint8_t)m);
+    if (m != POINT_PASS && rules_makes_five(&w->b, m, w->att, w->rs))
+        return 0;
+    board_play(&w->b, m);
+    rc = drop_d(w, emit);
+    board_undo(&w->b);
+    return rc;
+}
+
+/* D-node of proof_drop_moves: the entries on dropped points are walked, not copied. */
+static int drop_d(Walk *w, bool emit)
+{
+    if (w->pos + 2 > w->len)
+        return RJ_EBADDATA;
+    unsigned n = (unsigned)w->in[w->pos] | (unsigned)w->in[w->pos + 1] << 8;
+    w->pos += 2;
+    if (n > BOARD_POINTS + 1)
+        return RJ_EBADDATA;
+    size_t at = emit ? pw_reserve_u16(w->out) : 0;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < n; i++) {
+        Point m;
+        int rc = walk_move(w, &m);
+        if (rc)
+            return rc;
+        bool keep = emit && !in_set(w->drop, m);
+        if (keep) {
+            pw_u8(w->out, (uint8_t)m);
+            kept++;
+        } else if (emit) {
+            w->dropped++;
+        }
+        board_play(&w->b, m);
+        rc = drop_a(w, keep);
+        board_undo(&w->b);
+        if (rc)
+            return rc;
+    }
+    if (emit)
+        pw_patch_u16(w->out, at, (uint16_t)kept);
+    return 0;
+}
+
+int proof_drop_moves(const Board *b, const uint8_t *buf, size_t len, const uint64_t drop[4], ProofWriter *out,
+                     uint64_t *dropped)
+{
+    Walk wk = {.in = buf, .len = len, .t = -1};
+    int rc = walk(&wk, b); /* the framing first: nothing is written for a malformed proof */
+    if (rc)
+        return rc;
+    wk.pos = PROOF_HEADER_LEN;
+    wk.b = *b;
+    wk.out = out;
+    wk.drop = drop;
+    pw_bytes(out, buf, PROOF_HEADER_LEN);
+    rc = b->to_move == wk.att ? drop_a(&wk, true) : drop_d(&wk, true);
+    if (dropped)
+        *dropped = wk.dropped;
+    return rc ? rc : out->err;
 }

@@ -109,4 +109,19 @@ int pw_header(ProofWriter *w, RuleSet rs, Color attacker);
 size_t pw_reserve_u16(ProofWriter *w);
 void pw_patch_u16(ProofWriter *w, size_t at, uint16_t v);
 
+/*
+ * The proof of b's win rewritten for a position that also has stones on the
+ * points of drop[] (a bit set of 4 x 64 bits, empty in b), such as the
+ * position after a white move where b has white's pass: every defender entry
+ * on a point of drop[] is left out with its subtree (the defender cannot play
+ * there) and its D-node's count lowered.  The framing is walked on b, and the
+ * result, header included, is appended to *out; *dropped (may be NULL) gets
+ * the number of entries left out.  Nothing here says the result is a proof
+ * for the new position (the stones may change the lines it uses): only
+ * proof_check can.  Returns 0, RJ_EBADDATA for a malformed proof or an
+ * attacker move on a point of drop[], or out->err.
+ */
+int proof_drop_moves(const Board *b, const uint8_t *buf, size_t len, const uint64_t drop[4], ProofWriter *out,
+                     uint64_t *dropped);
+
 #endif /* RJ_PROOF_H */
