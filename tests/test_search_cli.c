@@ -1047,6 +1047,36 @@ static void test_repair_in_tree(void **state)
 }
 
 /*
+ * The repairs report their progress on stderr like the search (plain lines
+ * "repair: ..." or JSON lines {"progress":"repair",...}): those at the root
+ * (RENJU_JT_BORROW_REPAIR) run before any job, where the search's own lines
+ * say nothing.
+ */
+static void test_repair_progress(void **state)
+{
+    (void)state;
+    const char *modes[] = {"plain", "json"};
+    const char *want[] = {"repair: ", "{\"progress\":\"repair\""};
+    for (int k = 0; k < 2; k++) {
+        char dbbuf[512];
+        const char *db = dbpath(dbbuf, sizeof dbbuf, k ? "rprog1.lmdb" : "rprog0.lmdb");
+        assert_int_equal(setenv("RENJU_JT_REPAIR", "1000", 1), 0);
+        int rc = RENJU(path("rp.txt"), path("rp.err"),
+                       "opening search \"h8 h9 i9 e5 k9 e11\" --goal win --job-nodes 1000 --max-jobs 60 "
+                       "--progress %s --progress-interval 0.001 --db %s",
+                       modes[k], db);
+        assert_int_equal(unsetenv("RENJU_JT_REPAIR"), 0);
+        assert_int_equal(rc, 0);
+        char *e = slurp(path("rp.err"));
+        if (!strstr(e, want[k]))
+            fail_msg("no repair progress line (%s) in: %.300s", modes[k], e);
+        if (k == 0)
+            assert_non_null(strstr(e, "proof repairs tried"));
+        free(e);
+    }
+}
+
+/*
  * Simulation (RENJU_JT_SIM): siblings' proofs tried on a white move's
  * position before its job.  Proven to the end with it (the composed proofs
  * above the simulated positions need theirs stored); every stored proof
@@ -1223,6 +1253,7 @@ int main(void)
         cmocka_unit_test(test_borrow),
         cmocka_unit_test(test_sim),
         cmocka_unit_test(test_repair_in_tree),
+        cmocka_unit_test(test_repair_progress),
         cmocka_unit_test(test_status_pass_numbers),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),

@@ -348,8 +348,19 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     free(proof);
     *work = r.work;
     s->repair_work += r.work;
+    s->repair_tries++;
     if (rc == 0)
         s->repaired++;
+    if (s->repair_pr) {
+        ProgressInfo in = progress_info();
+        in.nodes = s->repair_work;
+        in.done = (long long)s->repair_tries;
+        in.proven = (long long)s->repaired;
+        char text[64];
+        snprintf(text, sizeof text, "%llu proof repairs tried", (unsigned long long)s->repair_tries);
+        in.text = text;
+        progress_tick(s->repair_pr, &in);
+    }
     if (rc == RJ_EINTERNAL) { /* the mended proof did not check: nothing was claimed */
         s->repair_rejected++;
         rc = RJ_EBADDATA;
@@ -357,10 +368,11 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     return rc;
 }
 
-void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop)
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, Progress *pr)
 {
     s->repair_tt_mb = tt_mb;
     s->stop = stop;
+    s->repair_pr = pr;
     src->repair = src_repair;
 }
 

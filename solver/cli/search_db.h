@@ -35,6 +35,7 @@
 #include "db.h"
 #include "dfpn.h"
 #include "jobtree.h"
+#include "progress.h"
 
 typedef struct {
     Db *db;
@@ -51,6 +52,8 @@ typedef struct {
     uint64_t repaired;        /* positions proven by a mended proof (checked, then stored) */
     uint64_t repair_work;     /* the repairs' df-pn work */
     uint64_t repair_rejected; /* mended proofs the checker refused (a bug; nothing claimed) */
+    uint64_t repair_tries;    /* repairs run */
+    Progress *repair_pr;      /* their progress lines (may be NULL) */
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
@@ -61,9 +64,11 @@ void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *s
  * donor's stored proof is mended for the leaf, its fresh proofs searched by a
  * 1-thread solver of tt_mb MiB (created at the first repair, stopped by
  * stop), each proof found stored, the mended proof checked before it is
- * stored.  Call search_db_free when done.
+ * stored.  pr (may be NULL) gets a report when one is due after a repair
+ * (the repairs at the root run before any job: RENJU_JT_BORROW_REPAIR).
+ * Call search_db_free when done.
  */
-void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop);
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, Progress *pr);
 
 /* Release what s holds (the repairs' solver); the database stays open. */
 void search_db_free(SearchDb *s);
