@@ -1093,17 +1093,25 @@ static bool key_in(const SymKey *set, int n, const Board *b)
     return false;
 }
 
-static int mem_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+/* The points where b and donor differ (*diff), and the last of them that is white on b and empty on donor. */
+static Point white_extra(const Board *b, const Board *donor, int *diff)
 {
-    *work = REPAIR_WORK;
     Point w = POINT_NONE;
-    int diff = 0;
+    *diff = 0;
     for (int p = 0; p < BOARD_POINTS; p++)
         if (b->cell[p] != donor->cell[p]) {
-            diff++;
+            (*diff)++;
             if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
                 w = (Point)p;
         }
+    return w;
+}
+
+static int mem_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    *work = REPAIR_WORK;
+    int diff;
+    Point w = white_extra(b, donor, &diff);
     /* the donor is white's pass (proven first), the leaf white's move more; after its probe, once */
     g_rp_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
                 donor->stones[1] != 2 || nodes != g_rp_nodes || calls != g_rp_calls_cfg ||
@@ -1255,14 +1263,8 @@ static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64
 {
     *work = REPAIR_WORK;
     g_rr_tries++;
-    Point w = POINT_NONE;
-    int diff = 0;
-    for (int p = 0; p < BOARD_POINTS; p++)
-        if (b->cell[p] != donor->cell[p]) {
-            diff++;
-            if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
-                w = (Point)p;
-        }
+    int diff;
+    Point w = white_extra(b, donor, &diff);
     g_rr_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
                 donor->stones[1] != 2 || nodes != 1000 || calls != 7 || point_col(w) < 4;
     if (w == POINT_NONE || point_col(w) > 5)

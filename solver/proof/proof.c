@@ -65,14 +65,21 @@ static int walk_a(Walk *w, uint32_t *depth)
     return rc;
 }
 
-/* D-node: a u16 count, then each defender move with its A-node. */
-static int walk_d(Walk *w, uint32_t *depth)
+/* A D-node's u16 count of listed defender moves.  0 or RJ_EBADDATA. */
+static int walk_count(Walk *w, unsigned *n)
 {
     if (w->pos + 2 > w->len)
         return RJ_EBADDATA;
-    unsigned n = (unsigned)w->in[w->pos] | (unsigned)w->in[w->pos + 1] << 8;
+    *n = (unsigned)w->in[w->pos] | (unsigned)w->in[w->pos + 1] << 8;
     w->pos += 2;
-    if (n > BOARD_POINTS + 1)
+    return *n > BOARD_POINTS + 1 ? RJ_EBADDATA : 0;
+}
+
+/* D-node: a u16 count, then each defender move with its A-node. */
+static int walk_d(Walk *w, uint32_t *depth)
+{
+    unsigned n;
+    if (walk_count(w, &n))
         return RJ_EBADDATA;
     w->st.nodes++;
     uint32_t best = 0;
@@ -211,11 +218,8 @@ static int drop_a(Walk *w, bool emit)
 /* D-node of proof_drop_moves: the entries on dropped points are walked, not copied. */
 static int drop_d(Walk *w, bool emit)
 {
-    if (w->pos + 2 > w->len)
-        return RJ_EBADDATA;
-    unsigned n = (unsigned)w->in[w->pos] | (unsigned)w->in[w->pos + 1] << 8;
-    w->pos += 2;
-    if (n > BOARD_POINTS + 1)
+    unsigned n;
+    if (walk_count(w, &n))
         return RJ_EBADDATA;
     size_t at = emit ? pw_reserve_u16(w->out) : 0;
     unsigned kept = 0;
