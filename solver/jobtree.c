@@ -463,6 +463,22 @@ static void solved_inner(JobTree *t, int id, Result r, int win_child)
 }
 
 static bool try_repair(JobTree *t, int pid, int ci, int id, int permille);
+static void repair_budget(const JobTree *t, int id, int permille, uint64_t *nodes, int *calls);
+
+/* The budget level of a repair of node id (JtState.repair_level): 1 + floor(log2(calls x nodes)). */
+static int repair_level(const JobTree *t, int id, int permille)
+{
+    uint64_t nodes;
+    int calls;
+    repair_budget(t, id, permille, &nodes, &calls);
+    uint64_t total = nodes * (uint64_t)calls;
+    int level = 1;
+    while (total > 1 && level < JT_MAX_REPAIR_LEVEL) {
+        total >>= 1;
+        level++;
+    }
+    return level;
+}
 
 /*
  * A white-to-move node whose pass child is proven: try the pass's proof on
@@ -497,14 +513,23 @@ static void borrow_pass(JobTree *t, int id)
         board_play(&cb, n->cls[i].moves[0]);
         t->stats.borrow_tries++;
         int rc = t->src.borrow(t->src.ctx, &cb, &pb);
+        int level = id == 0 ? repair_level(t, n->ch[i], t->cfg.borrow_repair_permille) : 0;
         if ((rc == RJ_ENOTFOUND || rc == RJ_EBADDATA) && id == 0 && t->cfg.borrow_repair_permille > 0 &&
-            t->src.repair && !c->repair_tried) {
+            t->src.repair && !c->repair_tried && c->st.repair_level < level && !t->repair_stopped) {
             c->repair_tried = true;
             rc = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille) ? 0 : RJ_ENOTFOUND;
             if (t->err)
                 return;
             n = &t->nodes[id];
             c = &t->nodes[n->ch[i]];
+            if (rc && !t->repair_stopped && t->src.save) { /* failed at this level: not again on resume */
+                c->st.repair_level = (uint8_t)level;
+                int src = t->src.save(t->src.ctx, &cb, &c->st);
+                if (src) {
+                    t->err = src;
+                    return;
+                }
+            }
         }
         if (rc == 0) {
             c->status = RESULT_PROVEN;
@@ -590,6 +615,14 @@ static uint64_t base_budget(const JobTree *t, const Node *n);
  * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
  * True when it proved the leaf.
  */
+/* A repair of node id: at most *calls fresh proofs of at most *nodes work each (Repair). */
+static void repair_budget(const JobTree *t, int id, int permille, uint64_t *nodes, int *calls)
+{
+    uint64_t b = base_budget(t, &t->nodes[id]) / 1000 * (uint64_t)permille;
+    *nodes = b < 1000 ? 1000 : b;
+    *calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
+}
+
 static bool try_repair(JobTree *t, int pid, int ci, int id, int permille)
 {
     const Node *p = &t->nodes[pid];
@@ -619,12 +652,13 @@ static bool try_repair(JobTree *t, int pid, int ci, int id, int permille)
         Board tmp = xb;
         board_setup_copy(&tmp, &xb);
     }
-    uint64_t nodes = base_budget(t, &t->nodes[id]) / 1000 * (uint64_t)permille;
-    nodes = nodes < 1000 ? 1000 : nodes;
-    int calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
+    uint64_t nodes;
+    int calls;
+    repair_budget(t, id, permille, &nodes, &calls);
     uint64_t work = 0;
-    t->stats.repair_tries++;
     int rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
+    if (rc != RJ_EINTR || work > 0)
+        t->stats.repair_tries++; /* (not one the source refused to start) */
     t->stats.nodes += work;
     t->stats.repair_nodes += work;
     t->nodes[id].st.effort += work;

@@ -166,7 +166,14 @@
  * repair_calls positions, each with repair_permille thousandths of the
  * leaf's job budget; the leaf itself is never searched whole that way.  The
  * repair's work counts as the leaf's and the tree's.  A leaf is repaired
- * once per tree (a resumed tree tries it again).
+ * once per tree (a resumed tree tries it again).  With
+ * JtConfig.borrow_repair_permille the root's white moves that the pass's
+ * proof does not hold for get such a repair of it as soon as the pass is
+ * proven, before any further job; where it fails, the move's state keeps its
+ * budget level (JtState.repair_level, saved at once), and a resumed tree
+ * repairs the move again only at a larger one.  A repair the source stops
+ * (RJ_EINTR: a stop request, or the search's time limit) records nothing,
+ * and no repair starts after it.
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -189,6 +196,9 @@
 #include "types.h"
 
 enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000, JT_MAX_SIM_DONORS = 16, JT_MAX_BALANCE = 1000000 };
+
+/* JtState.repair_level's range: a repair has at least one call of at least 1000 nodes. */
+enum { JT_MIN_REPAIR_LEVEL = 10, JT_MAX_REPAIR_LEVEL = 63 };
 
 typedef enum { JT_GOAL_WIN = 0, JT_GOAL_COUNT = 1, JT_GOAL_FAIR_N = 2 } JtGoal;
 
@@ -221,8 +231,15 @@ typedef struct {
     Point best;
     bool expanded;
     bool probed; /* its probe ran (JtConfig.probe_permille, probe_black_permille; not counted in jobs) */
-    int nest;    /* the last job's child estimates (moves in the caller's frame) */
-    JtEst *est;  /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
+    /*
+     * A root move's repair of white's pass's proof (JtConfig.borrow_repair_permille)
+     * ran here and failed, at this budget level: 1 + floor(log2(calls x nodes per
+     * call)), at most JT_MAX_REPAIR_LEVEL (0: none).  A resumed tree repairs it
+     * again only with a larger budget.
+     */
+    uint8_t repair_level;
+    int nest;   /* the last job's child estimates (moves in the caller's frame) */
+    JtEst *est; /* malloc'd: a loaded state hands it to the tree; saved states only lend it */
 } JtState;
 
 /* The children of a node as a proof lists them (for proof composition). */

@@ -1258,15 +1258,20 @@ static void test_borrow_pass(void **state)
 }
 
 /* Repair callback at the root (JtConfig.borrow_repair_permille): columns e-f mended, from the pass only. */
-static int g_rr_tries, g_rr_ok, g_rr_bad;
+static int g_rr_tries, g_rr_ok, g_rr_bad, g_rr_calls = 7;
+static bool g_rr_stop; /* the source stops every repair before it starts (RJ_EINTR, no work) */
 static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
 {
-    *work = REPAIR_WORK;
     g_rr_tries++;
+    if (g_rr_stop) {
+        *work = 0;
+        return RJ_EINTR;
+    }
+    *work = REPAIR_WORK;
     int diff;
     Point w = white_extra(b, donor, &diff);
     g_rr_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
-                donor->stones[1] != 2 || nodes != 1000 || calls != 7 || point_col(w) < 4;
+                donor->stones[1] != 2 || nodes != 1000 || calls != g_rr_calls || point_col(w) < 4;
     if (w == POINT_NONE || point_col(w) > 5)
         return RJ_ENOTFOUND;
     mem_store_proven(ctx, b);
@@ -1279,7 +1284,8 @@ static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64
  * pass is proven, every root move its proof does not hold for (columns e-o
  * here) gets one repair of it at once, with the share of its job budget;
  * those mended (columns e-f) are proven without a job, and none is
- * repaired again; off, no repair at all.
+ * repaired again, nor after a resume unless with a larger budget; off, no
+ * repair at all.
  */
 static void test_borrow_repair_root(void **state)
 {
@@ -1342,6 +1348,35 @@ static void test_borrow_repair_root(void **state)
         }
         assert_int_equal(g_rr_tries, tries);
         jt_free(t);
+        if (!k)
+            continue;
+        /*
+         * Resumed over the same source (the pass's proof stored, as the job
+         * runner's store would): a move whose repair failed keeps the budget
+         * level it failed at, so the same budget repairs none again; twice
+         * the calls, each of those once more, unless the source stops the
+         * repairs (a stop request, the time limit): then the first records
+         * nothing and no other starts.
+         */
+        Board after = root, pb;
+        board_play(&after, POINT_PASS);
+        board_setup_copy(&after, &pb);
+        mem_store_proven(&m, &pb);
+        int failed = tries - g_rr_ok;
+        assert_true(failed > 10);
+        for (int r = 0; r < 3; r++) {
+            cfg.repair_calls = g_rr_calls = r ? 14 : 7;
+            g_rr_stop = r == 1;
+            int before = g_rr_tries;
+            assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+            assert_int_equal(jt_next(t, &job), 0);
+            assert_int_equal(g_rr_tries - before, r == 0 ? 0 : r == 1 ? 1 : failed);
+            assert_int_equal((int)jt_stats(t)->repair_tries, r == 2 ? failed : 0);
+            assert_int_equal(g_rr_bad, 0);
+            jt_free(t);
+        }
+        g_rr_calls = 7;
+        g_rr_stop = false;
     }
     free(ch);
 }

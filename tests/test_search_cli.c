@@ -320,7 +320,8 @@ static void test_states_bad(void **state)
     }
     for (int i = 0; i < 2; i++)
         fprintf(f, "{\"work\":\"6a74313a01%s%s01\",\"value\":\"%040dff00\"}\n", rules, body[i], 0);
-    /* 10-12: the good line with flag 4, with pn 2^31, with work 2^51 */
+    /* 10-12: the good line with flag 4 (a root repair level of 1: none is that small), with pn 2^31,
+     * with work 2^51 */
     const int at[3] = {42, 24, 0};
     const char *put[3] = {"04", "00000080", "0000000000000800"};
     for (int i = 0; i < 3; i++) {
@@ -1077,6 +1078,39 @@ static void test_repair_progress(void **state)
 }
 
 /*
+ * The root's repairs of white's pass's proof (RENJU_JT_BORROW_REPAIR) over
+ * a resumed search: a root move whose repair failed is not repaired again at
+ * the same budget, and is at a larger one (RENJU_JT_REPAIR_CALLS), once.
+ */
+static void test_repair_resume(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "rres.lmdb");
+    const char *calls[] = {"16", "16", "100", "100"};
+    long tries[4];
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(setenv("RENJU_JT_BORROW_REPAIR", "100", 1), 0);
+        assert_int_equal(setenv("RENJU_JT_REPAIR_CALLS", calls[k], 1), 0);
+        int rc = RENJU(path("rr.json"), path("rr.err"),
+                       "opening search \"h8 h9 i9 e5 j10\" --goal win --job-nodes 1000 --max-jobs %d --quiet "
+                       "--json --db %s",
+                       k ? 1 : 3, db);
+        assert_int_equal(unsetenv("RENJU_JT_BORROW_REPAIR"), 0);
+        assert_int_equal(unsetenv("RENJU_JT_REPAIR_CALLS"), 0);
+        assert_int_equal(rc, 0);
+        char *s = slurp(path("rr.json"));
+        tries[k] = json_int(s, "repair_tries");
+        assert_non_null(strstr(s, "\"pass\":\"proven\""));
+        free(s);
+    }
+    assert_true(tries[0] >= 2); /* white's blocks of black's three (g7, k11), and what jobs prove later */
+    assert_int_equal(tries[1], 0);
+    assert_true(tries[2] >= 2 && tries[2] <= tries[0]);
+    assert_int_equal(tries[3], 0);
+}
+
+/*
  * Simulation (RENJU_JT_SIM): siblings' proofs tried on a white move's
  * position before its job.  Proven to the end with it (the composed proofs
  * above the simulated positions need theirs stored); every stored proof
@@ -1254,6 +1288,7 @@ int main(void)
         cmocka_unit_test(test_sim),
         cmocka_unit_test(test_repair_in_tree),
         cmocka_unit_test(test_repair_progress),
+        cmocka_unit_test(test_repair_resume),
         cmocka_unit_test(test_status_pass_numbers),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),

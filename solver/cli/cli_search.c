@@ -634,15 +634,19 @@ static int search_main(int argc, char **argv, bool run)
     SearchDb sd;
     JtSource src;
     Progress repair_pr;
+    double t0 = clock_now();
     search_db_init(&sd, db, a.rules, !run, &src);
     if (run && (jc.repair_permille > 0 || jc.borrow_repair_permille > 0)) {
         const char *rtt = getenv("RENJU_JT_REPAIR_TT"); /* the repairs' solver's table, MiB */
         long mb = rtt ? atol(rtt) : DEFAULT_REPAIR_TT_MB;
         progress_init(&repair_pr, &o.a, "repair", true);
-        search_db_enable_repair(&sd, &src, (size_t)(mb < 1 ? 1 : mb > 65536 ? 65536 : mb), cli_run_stop(), &repair_pr);
+        search_db_enable_repair(&sd, &src,
+                                (size_t)(mb < 1       ? 1
+                                         : mb > 65536 ? 65536
+                                                      : mb),
+                                cli_run_stop(), a.time_s > 0 ? t0 + a.time_s : 0, &repair_pr);
     }
     JobTree *t = NULL;
-    double t0 = clock_now();
     if (run)
         cli_run_signals(); /* before the tree: its loading may repair proofs (RENJU_JT_BORROW_REPAIR) */
     if ((rc = jt_create(&t, &root, &jc, &src))) {

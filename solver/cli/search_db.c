@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "clock.h"
 #include "error.h"
 #include "proof.h"
 #include "repair_db.h"
@@ -94,6 +95,7 @@ static int src_load(void *ctx, const Board *b, JtState *st)
     st->best = best < BOARD_POINTS ? sym_apply(sym_inverse(t), best) : POINT_NONE;
     st->expanded = (v[21] & 1) != 0;
     st->probed = (v[21] & 2) != 0;
+    st->repair_level = (uint8_t)(v[21] >> 2);
     free(val);
     return 0;
 }
@@ -116,14 +118,16 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     put_le(v + 12, st->pn, 4);
     put_le(v + 16, st->dn, 4);
     v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
-    v[21] = (uint8_t)((st->expanded ? 1 : 0) | (st->probed ? 2 : 0));
+    int level = st->repair_level > JT_MAX_REPAIR_LEVEL ? JT_MAX_REPAIR_LEVEL : st->repair_level;
+    v[21] = (uint8_t)((st->expanded ? 1 : 0) | (st->probed ? 2 : 0) | level << 2);
     return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
 }
 
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx) { return db_work_foreach(db, STATE_PREFIX, 4, fn, ctx); }
 
 /*
- * The order of progress: expanded, then work, then jobs, then probed.  An
+ * The order of progress: expanded, then work, then jobs, then probed, then
+ * the root repair's level (JtState.repair_level).  An
  * expanded node heads a subtree whose children have their own states, so it
  * stays even against more work on the same position as another tree's leaf
  * (two searches sharing a node: the root of one, a probed leaf of another).
@@ -135,12 +139,13 @@ static uint64_t state_field(const uint8_t *v, size_t len, int f)
     return f == 0   ? (uint64_t)(v[21] & 1)
            : f == 1 ? get_le(v, 8)
            : f == 2 ? get_le(v + 8, 4)
-                    : (uint64_t)(v[21] >> 1 & 1);
+           : f == 3 ? (uint64_t)(v[21] >> 1 & 1)
+                    : (uint64_t)(v[21] >> 2);
 }
 
 bool search_db_state_ahead(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < 5; f++) {
         uint64_t x = state_field(a, alen, f), y = state_field(b, blen, f);
         if (x != y)
             return x > y;
@@ -170,8 +175,9 @@ int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, s
     if (!bad && (vlen < STATE_LEN || (vlen - STATE_LEN) % EST_LEN || (vlen - STATE_LEN) / EST_LEN > JT_MAX_EST))
         bad = "the state has the wrong length";
     if (!bad && ((val[20] != POINT_NONE && (val[20] >= BOARD_POINTS || board_at(&b, val[20]) != EMPTY)) ||
-                 (val[21] & ~3) || get_le(val + 12, 4) > PN_INF || get_le(val + 16, 4) > PN_INF ||
-                 get_le(val, 8) > (1ull << 50) || get_le(val + 8, 4) > (1u << 24)))
+                 ((val[21] >> 2) && ((val[21] >> 2) < JT_MIN_REPAIR_LEVEL || b.to_move != BLACK)) ||
+                 get_le(val + 12, 4) > PN_INF || get_le(val + 16, 4) > PN_INF || get_le(val, 8) > (1ull << 50) ||
+                 get_le(val + 8, 4) > (1u << 24)))
         bad = "the state's work, jobs, best move, flags or proof numbers are out of range";
     for (size_t i = 0; !bad && i < (vlen - STATE_LEN) / EST_LEN; i++) {
         const uint8_t *e = val + STATE_LEN + i * EST_LEN;
@@ -310,6 +316,8 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
 {
     SearchDb *s = ctx;
     *work = 0;
+    if (s->repair_deadline > 0 && clock_now() >= s->repair_deadline)
+        return RJ_EINTR;      /* the search's time is up: the tree starts no more repairs */
     int rc = db_flush(s->db); /* the donor's proof may still be queued */
     if (rc && rc != RJ_ECONFLICT)
         return rc;
@@ -368,9 +376,10 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     return rc;
 }
 
-void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, Progress *pr)
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, double deadline, Progress *pr)
 {
     s->repair_tt_mb = tt_mb;
+    s->repair_deadline = deadline;
     s->stop = stop;
     s->repair_pr = pr;
     src->repair = src_repair;

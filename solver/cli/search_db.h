@@ -6,7 +6,8 @@
  * Saved node state lives in the database's "work" sub-database under the key
  * "jt1:" + the position's DbKey (canonical over the 8 symmetries, attacker
  * black), value 22 bytes little-endian: effort u64, jobs u32, pn u32, dn u32,
- * best move u8 (canonical frame, 255 none), flags u8 (1: expanded, 2: probed), then the last job's
+ * best move u8 (canonical frame, 255 none), flags u8 (1: expanded, 2: probed, bits 2-7: the root
+ * repair's level, JtState.repair_level), then the last job's
  * child estimates, 9 bytes each: move u8 (canonical frame, 254 pass), pn
  * u32, dn u32.  Writes commit at once (a kill -9 loses at most the job that
  * was running).
@@ -54,6 +55,7 @@ typedef struct {
     uint64_t repair_rejected; /* mended proofs the checker refused (a bug; nothing claimed) */
     uint64_t repair_tries;    /* repairs run */
     Progress *repair_pr;      /* their progress lines (may be NULL) */
+    double repair_deadline;   /* clock_now() time after which no repair starts (0: none) */
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
@@ -64,11 +66,14 @@ void search_db_init(SearchDb *s, Db *db, RuleSet rs, bool read_only, JtSource *s
  * donor's stored proof is mended for the leaf, its fresh proofs searched by a
  * 1-thread solver of tt_mb MiB (created at the first repair, stopped by
  * stop), each proof found stored, the mended proof checked before it is
- * stored.  pr (may be NULL) gets a report when one is due after a repair
- * (the repairs at the root run before any job: RENJU_JT_BORROW_REPAIR).
- * Call search_db_free when done.
+ * stored.  From the clock_now() time deadline on (0: never) a repair
+ * returns RJ_EINTR at once, as after a stop request: the repairs at the
+ * root run before any job (RENJU_JT_BORROW_REPAIR), where the job pool's
+ * time limit is not yet looked at.  pr (may be NULL) gets a report when
+ * one is due after a repair.  Call search_db_free when done.
  */
-void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, Progress *pr);
+void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bool *stop, double deadline,
+                             Progress *pr);
 
 /* Release what s holds (the repairs' solver); the database stays open. */
 void search_db_free(SearchDb *s);
@@ -101,7 +106,8 @@ int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx);
  * search's expanded root and another's probed leaf keeps the root's state),
  * or the same and more work, or as much and more jobs, or as much of both
  * and probed where b is not (a node expanded without a new job, or only
- * probed since, records no more work: jobtree.h, JtConfig.expand_below).  A
+ * probed since, records no more work: jobtree.h, JtConfig.expand_below), or
+ * as much of all that and a higher root repair level.  A
  * value shorter than the layout counts as nothing done.
  */
 bool search_db_state_ahead(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
