@@ -480,11 +480,33 @@ static int repair_level(const JobTree *t, int id, int permille)
     return level;
 }
 
+/* Chebyshev distance between two points (the donor order of Simulation and Repair). */
+static int move_dist(Point a, Point b)
+{
+    int dr = abs(point_row(a) - point_row(b)), dc = abs(point_col(a) - point_col(b));
+    return dr > dc ? dr : dc;
+}
+
+/* Child i of white-to-move node id is proven by a borrowed or mended proof (stored by the source). */
+static void borrowed(JobTree *t, int id, int i)
+{
+    const Node *n = &t->nodes[id];
+    Node *c = &t->nodes[n->ch[i]];
+    c->status = RESULT_PROVEN;
+    c->pn = 0;
+    c->dn = PN_INF;
+    c->selectable = false;
+    t->stats.borrowed++;
+    t->borrowed_now = true;
+    mark_dirty(t, n->ch[i]); /* its other parents, and n again */
+}
+
 /*
  * A white-to-move node whose pass child is proven: try the pass's proof on
  * each open child not running (once per node; Borrowing, jobtree.h), and
  * at the root, with JtConfig.borrow_repair_permille, mend it where it does
- * not hold.
+ * not hold: after every child's check, the moves farthest from the stones
+ * first (Repair, jobtree.h).
  */
 static void borrow_pass(JobTree *t, int id)
 {
@@ -505,6 +527,8 @@ static void borrow_pass(JobTree *t, int id)
     Board after_pass = nb;
     board_play(&after_pass, POINT_PASS);
     board_setup_copy(&after_pass, &pb);
+    bool repair = id == 0 && t->cfg.borrow_repair_permille > 0 && t->src.repair;
+    int later[BOARD_POINTS + 1], far[BOARD_POINTS + 1], nl = 0;
     for (int i = 0; i < n->nch && !t->err; i++) {
         Node *c = &t->nodes[n->ch[i]];
         if (c->status != RESULT_UNKNOWN || c->running)
@@ -513,43 +537,44 @@ static void borrow_pass(JobTree *t, int id)
         board_play(&cb, n->cls[i].moves[0]);
         t->stats.borrow_tries++;
         int rc = t->src.borrow(t->src.ctx, &cb, &pb);
-        int level = id == 0 ? repair_level(t, n->ch[i], t->cfg.borrow_repair_permille) : 0;
-        if ((rc == RJ_ENOTFOUND || rc == RJ_EBADDATA) && id == 0 && t->cfg.borrow_repair_permille > 0 &&
-            t->src.repair && !c->repair_tried && c->st.repair_level < level && !t->repair_stopped) {
-            c->repair_tried = true;
-            rc = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille) ? 0 : RJ_ENOTFOUND;
-            if (t->err)
-                return;
-            n = &t->nodes[id];
-            c = &t->nodes[n->ch[i]];
-            if (rc && !t->repair_stopped && t->src.save) { /* failed at this level: not again on resume */
-                c->st.repair_level = (uint8_t)level;
-                int src = t->src.save(t->src.ctx, &cb, &c->st);
-                if (src) {
-                    t->err = src;
-                    return;
-                }
-            }
-        }
         if (rc == 0) {
-            c->status = RESULT_PROVEN;
-            c->pn = 0;
-            c->dn = PN_INF;
-            c->selectable = false;
-            t->stats.borrowed++;
-            t->borrowed_now = true;
-            mark_dirty(t, n->ch[i]); /* its other parents, and n again */
+            borrowed(t, id, i);
         } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
             t->err = rc;
+        } else if (repair && !c->repair_tried &&
+                   c->st.repair_level < repair_level(t, n->ch[i], t->cfg.borrow_repair_permille)) {
+            /* the repairs after every check, the moves farthest from the stones first (Repair, jobtree.h) */
+            int d = stone_dist(&nb, n->cls[i].moves[0]), k = nl++;
+            while (k > 0 && far[k - 1] < d) {
+                later[k] = later[k - 1];
+                far[k] = far[k - 1];
+                k--;
+            }
+            later[k] = i;
+            far[k] = d;
         }
     }
-}
-
-/* Chebyshev distance between two points (the donor order of Simulation and Repair). */
-static int move_dist(Point a, Point b)
-{
-    int dr = abs(point_row(a) - point_row(b)), dc = abs(point_col(a) - point_col(b));
-    return dr > dc ? dr : dc;
+    for (int k = 0; k < nl && !t->err && !t->repair_stopped; k++) {
+        int i = later[k];
+        n = &t->nodes[id];
+        t->nodes[n->ch[i]].repair_tried = true;
+        int level = repair_level(t, n->ch[i], t->cfg.borrow_repair_permille);
+        bool ok = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille);
+        if (t->err)
+            return;
+        n = &t->nodes[id];
+        Node *c = &t->nodes[n->ch[i]];
+        if (ok) {
+            borrowed(t, id, i);
+        } else if (!t->repair_stopped && t->src.save) { /* failed at this level: not again on resume */
+            c->st.repair_level = (uint8_t)level;
+            Board cb = nb;
+            board_play(&cb, n->cls[i].moves[0]);
+            int rc = t->src.save(t->src.ctx, &cb, &c->st);
+            if (rc)
+                t->err = rc;
+        }
+    }
 }
 
 /*

@@ -169,7 +169,11 @@
  * once per tree (a resumed tree tries it again).  With
  * JtConfig.borrow_repair_permille the root's white moves that the pass's
  * proof does not hold for get such a repair of it as soon as the pass is
- * proven, before any further job; where it fails, the move's state keeps its
+ * proven, before any further job, the moves farthest from the stones first
+ * (Chebyshev distance to the nearest stone; ties in class order): the
+ * repair succeeds most often there (session 33, D3 after 109 repairs: 31 of
+ * 31 classes at distance 7 proven, 3 of 16 at distance 1), so a search cut
+ * short by --time proves more; where it fails, the move's state keeps its
  * budget level (JtState.repair_level, saved at once), and a resumed tree
  * repairs the move again only at a larger one.  A repair the source stops
  * (RJ_EINTR: a stop request, or the search's time limit) records nothing,

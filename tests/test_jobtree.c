@@ -150,14 +150,14 @@ static JtSource mem_source(Mem *m) { return (JtSource){m, mem_lookup, mem_load, 
 /* ---- scripted outcomes ---- */
 
 typedef struct {
-    Point prove[8];   /* black's 5th moves (a position's 5th stone) that win */
+    Point prove[8]; /* black's 5th moves (a position's 5th stone) that win */
     int nprove;
-    Point refute[8];  /* 5th moves that are exactly refuted */
+    Point refute[8]; /* 5th moves that are exactly refuted */
     int nrefute;
-    Point best;       /* the "most promising move" reported at black to move */
+    Point best;                /* the "most promising move" reported at black to move */
     bool prove_white_children; /* every job whose position has black to move after white's 6th: proven */
     bool refute_fifths;        /* every 5-stone job (white to move): exactly refuted */
-    Point est_mv[4];  /* child estimates reported by unknown jobs with black to move */
+    Point est_mv[4];           /* child estimates reported by unknown jobs with black to move */
     ProofNum est_pn[4];
     int nest;
     ProofNum fail_pn;   /* the root pn of an unknown job (0: 100) */
@@ -287,10 +287,10 @@ static void test_best_move_first_and_or_proof(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("h8 i9 i7 i8");
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
-    Script s = { .best = pt("g9"), .prove = { pt("g9") }, .nprove = 1 };
+    Script s = {.best = pt("g9"), .prove = {pt("g9")}, .nprove = 1};
     JtJob job;
     assert_int_equal(jt_next(t, &job), 0);
     assert_int_equal(board_stone_count(&job.board), 4); /* the root itself first */
@@ -325,11 +325,11 @@ static void test_estimates_order_expansion(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("h8 i9 i7 i8");
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     /* The best move says g9, but the search's numbers favour j10 (pn 3) over g9 (pn 40). */
-    Script s = { .best = pt("g9"), .est_mv = { pt("g9"), pt("j10") }, .est_pn = { 40, 3 }, .nest = 2 };
+    Script s = {.best = pt("g9"), .est_mv = {pt("g9"), pt("j10")}, .est_pn = {40, 3}, .nest = 2};
     SymKey keys[3];
     assert_int_equal(run_jobs(t, &s, 3, keys), 3);
     Board j10 = root, g9 = root;
@@ -366,11 +366,8 @@ static void test_count_bounds(void **state)
     jt_root_w(t, &lo, &hi);
     assert_int_equal(lo, 0);
     assert_int_equal(hi, ncls);
-    Script s = { .best = POINT_NONE,
-                 .prove = { pt("g9"), pt("j10") },
-                 .nprove = 2,
-                 .refute = { pt("a1"), pt("o15") },
-                 .nrefute = 2 };
+    Script s = {
+        .best = POINT_NONE, .prove = {pt("g9"), pt("j10")}, .nprove = 2, .refute = {pt("a1"), pt("o15")}, .nrefute = 2};
     /* Fresh children (heuristic pn <= 12) all come before evaluated ones (pn 100): one job each. */
     assert_int_equal(run_jobs(t, &s, ncls, NULL), ncls);
     jt_root_w(t, &lo, &hi);
@@ -410,10 +407,10 @@ static void test_and_node_proof_moves(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("h8 i9 i7 i8 g9");
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
-    Script s = { .best = POINT_NONE, .prove_white_children = true };
+    Script s = {.best = POINT_NONE, .prove_white_children = true};
     int jobs = run_jobs(t, &s, 1000, NULL);
     assert_int_equal(jt_root_result(t), RESULT_PROVEN);
     /* Every legal white move (220 empty points) and the pass (no short losses here), one job each. */
@@ -436,7 +433,7 @@ static void test_and_node_disproof(void **state)
     MemEntry *e = mem_find(&m, &after, true, NULL);
     e->has_result = true;
     e->res = RESULT_DISPROVEN;
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     assert_int_equal(jt_root_result(t), RESULT_DISPROVEN);
@@ -456,10 +453,10 @@ static void test_or_node_disproof(void **state)
     MoveClass cls[BOARD_POINTS];
     Board tmp = root;
     int ncls = fifth_move_classes(&tmp, RULE_RENJU, cls);
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
-    Script s = { .best = POINT_NONE, .refute_fifths = true };
+    Script s = {.best = POINT_NONE, .refute_fifths = true};
     assert_int_equal(run_jobs(t, &s, 1000, NULL), 1 + ncls);
     assert_int_equal(jt_root_result(t), RESULT_DISPROVEN);
     assert_int_equal(m.last_solved, RESULT_DISPROVEN);
@@ -478,7 +475,7 @@ static void test_root_after_pass(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("h8 i9 i7 i8 pass");
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t = NULL;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), RJ_EBADARG);
     assert_null(t);
@@ -497,7 +494,7 @@ static void test_fair_n_closed(void **state)
     MemEntry *e = mem_find(&m, &four, true, NULL);
     e->has_result = true;
     e->res = RESULT_DISPROVEN;
-    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     assert_true(jt_finished(t));
@@ -514,7 +511,7 @@ static void test_symmetric_classes(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("D1");
-    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
@@ -534,7 +531,7 @@ static void test_symmetric_classes(void **state)
     assert_int_equal(pass, 1);
     assert_int_equal(members, BOARD_POINTS - 3);
     assert_true(n - 1 < members); /* the mirror merged pairs */
-    assert_int_equal(n - 1, 117);  /* 12 free points on the h file + 210 / 2 mirror pairs */
+    assert_int_equal(n - 1, 117); /* 12 free points on the h file + 210 / 2 mirror pairs */
     free(ch);
     jt_free(t);
 }
@@ -547,7 +544,7 @@ static void test_fair_n_first_jobs(void **state)
     memset(&m, 0, sizeof m);
     JtSource src = mem_source(&m);
     Board root = pos("I7");
-    JtConfig cfg = { .goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000 };
+    JtConfig cfg = {.goal = JT_GOAL_FAIR_N, .rules = RULE_RENJU, .job_nodes = 1000};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
     JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
@@ -555,7 +552,7 @@ static void test_fair_n_first_jobs(void **state)
     jt_root_children(t, ch, &n);
     int n4 = n;
     /* Each 4th class is first tried as a whole: n4 - 1 jobs on 4-stone positions (white's pass is no 4th move). */
-    Script s = { .best = POINT_NONE };
+    Script s = {.best = POINT_NONE};
     SymKey *keys = malloc(sizeof *keys * (size_t)n4);
     assert_int_equal(run_jobs(t, &s, n4 - 1, keys), n4 - 1);
     for (int i = 0; i < n4 - 1; i++)
@@ -640,8 +637,8 @@ static void test_resume_same_sequence(void **state)
     memset(&m1, 0, sizeof m1);
     memset(&m2, 0, sizeof m2);
     Board root = pos("h8 i9 i7 i8");
-    JtConfig cfg = { .goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .max_stones = 7 };
-    Script s = { .best = pt("g9"), .est_mv = { pt("g9"), pt("j10"), pt("h10") }, .est_pn = { 7, 9, 8 }, .nest = 3 };
+    JtConfig cfg = {.goal = JT_GOAL_WIN, .rules = RULE_RENJU, .job_nodes = 1000, .max_stones = 7};
+    Script s = {.best = pt("g9"), .est_mv = {pt("g9"), pt("j10"), pt("h10")}, .est_pn = {7, 9, 8}, .nest = 3};
     enum { TOTAL = 300, FIRST = 130 };
     static SymKey a[TOTAL], b[TOTAL];
     JtSource src1 = mem_source(&m1);
@@ -1259,7 +1256,8 @@ static void test_borrow_pass(void **state)
 
 /* Repair callback at the root (JtConfig.borrow_repair_permille): columns e-f mended, from the pass only. */
 static int g_rr_tries, g_rr_ok, g_rr_bad, g_rr_calls = 7;
-static bool g_rr_stop; /* the source stops every repair before it starts (RJ_EINTR, no work) */
+static bool g_rr_stop;                    /* the source stops every repair before it starts (RJ_EINTR, no work) */
+static int g_rr_last_far, g_rr_order_bad; /* the repairs come farthest from the stones first */
 static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
 {
     g_rr_tries++;
@@ -1270,6 +1268,14 @@ static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64
     *work = REPAIR_WORK;
     int diff;
     Point w = white_extra(b, donor, &diff);
+    int far = 99;
+    for (int q = 0; w < BOARD_POINTS && q < BOARD_POINTS; q++) {
+        int dc = abs(point_col(q) - point_col(w)), dr = abs(point_row(q) - point_row(w));
+        if (donor->cell[q] != EMPTY && (dc > dr ? dc : dr) < far)
+            far = dc > dr ? dc : dr;
+    }
+    g_rr_order_bad += far > g_rr_last_far;
+    g_rr_last_far = far;
     g_rr_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
                 donor->stones[1] != 2 || nodes != 1000 || calls != g_rr_calls || point_col(w) < 4;
     if (w == POINT_NONE || point_col(w) > 5)
@@ -1283,9 +1289,9 @@ static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64
  * Borrowing with a repair at the root (borrow_repair_permille): once white's
  * pass is proven, every root move its proof does not hold for (columns e-o
  * here) gets one repair of it at once, with the share of its job budget;
- * those mended (columns e-f) are proven without a job, and none is
- * repaired again, nor after a resume unless with a larger budget; off, no
- * repair at all.
+ * those mended (columns e-f) are proven without a job, the moves farthest
+ * from the stones repaired first, and none is repaired again, nor after a
+ * resume unless with a larger budget; off, no repair at all.
  */
 static void test_borrow_repair_root(void **state)
 {
@@ -1299,7 +1305,8 @@ static void test_borrow_repair_root(void **state)
         JtSource src = mem_source(&m);
         src.borrow = mem_borrow;
         src.repair = mem_repair_root;
-        g_borrow_calls = g_rr_tries = g_rr_ok = g_rr_bad = 0;
+        g_borrow_calls = g_rr_tries = g_rr_ok = g_rr_bad = g_rr_order_bad = 0;
+        g_rr_last_far = 99;
         JtConfig cfg = {.goal = JT_GOAL_WIN,
                         .rules = RULE_RENJU,
                         .job_nodes = 1000,
@@ -1326,6 +1333,7 @@ static void test_borrow_repair_root(void **state)
         const JtStats *st = jt_stats(t);
         assert_int_equal(g_borrow_calls, n - 1);
         assert_int_equal(g_rr_bad, 0);
+        assert_int_equal(g_rr_order_bad, 0);
         assert_int_equal(g_rr_tries, k ? n - 1 - far : 0);
         assert_int_equal((int)st->repair_tries, g_rr_tries);
         assert_int_equal((int)st->repaired, k ? mended : 0);
@@ -1368,11 +1376,13 @@ static void test_borrow_repair_root(void **state)
             cfg.repair_calls = g_rr_calls = r ? 14 : 7;
             g_rr_stop = r == 1;
             int before = g_rr_tries;
+            g_rr_last_far = 99;
             assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
             assert_int_equal(jt_next(t, &job), 0);
             assert_int_equal(g_rr_tries - before, r == 0 ? 0 : r == 1 ? 1 : failed);
             assert_int_equal((int)jt_stats(t)->repair_tries, r == 2 ? failed : 0);
             assert_int_equal(g_rr_bad, 0);
+            assert_int_equal(g_rr_order_bad, 0);
             jt_free(t);
         }
         g_rr_calls = 7;
