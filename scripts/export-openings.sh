@@ -5,7 +5,7 @@
 #      contradiction stops the script);
 #   2. the saved trees: `renju db export --states` of each IN_DB, imported into
 #      OUT_DB (where two searches saved the same node, the state further
-#      along is kept: more work, then jobs, expanded, probed, the root
+#      along is kept: expanded, then more work, jobs, probed, the root
 #      repair's level), so OUT_DB holds
 #      every search's tree;
 #   3. the embedded default database the main job loads: the results

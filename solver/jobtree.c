@@ -462,7 +462,7 @@ static void solved_inner(JobTree *t, int id, Result r, int win_child)
         t->err = rc;
 }
 
-static bool try_repair(JobTree *t, int pid, int ci, int id, int permille);
+static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *why);
 static void repair_budget(const JobTree *t, int id, int permille, uint64_t *nodes, int *calls);
 
 /* The budget level of a repair of node id (JtState.repair_level): 1 + floor(log2(calls x nodes)). */
@@ -542,7 +542,9 @@ static void borrow_pass(JobTree *t, int id)
         } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
             t->err = rc;
         } else if (repair && !c->repair_tried &&
-                   c->st.repair_level < repair_level(t, n->ch[i], t->cfg.borrow_repair_permille)) {
+                   c->st.repair_level >= repair_level(t, n->ch[i], t->cfg.borrow_repair_permille)) {
+            c->repair_tried = true; /* failed before at this budget: no leaf repair either (the same donor first) */
+        } else if (repair && !c->repair_tried) {
             /* the repairs after every check, the moves farthest from the stones first (Repair, jobtree.h) */
             int d = stone_dist(&nb, n->cls[i].moves[0]), k = nl++;
             while (k > 0 && far[k - 1] < d) {
@@ -559,14 +561,15 @@ static void borrow_pass(JobTree *t, int id)
         n = &t->nodes[id];
         t->nodes[n->ch[i]].repair_tried = true;
         int level = repair_level(t, n->ch[i], t->cfg.borrow_repair_permille);
-        bool ok = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille);
+        int why = 0;
+        bool ok = try_repair(t, id, i, n->ch[i], t->cfg.borrow_repair_permille, &why);
         if (t->err)
             return;
         n = &t->nodes[id];
         Node *c = &t->nodes[n->ch[i]];
         if (ok) {
             borrowed(t, id, i);
-        } else if (!t->repair_stopped && t->src.save) { /* failed at this level: not again on resume */
+        } else if (why == RJ_EBADDATA && t->src.save) { /* it ran and failed at this level: not again on resume */
             c->st.repair_level = (uint8_t)level;
             Board cb = nb;
             board_play(&cb, n->cls[i].moves[0]);
@@ -634,12 +637,6 @@ static bool try_siblings(JobTree *t, int pid, int ci)
 
 static uint64_t base_budget(const JobTree *t, const Node *n);
 
-/*
- * Repair: before the whole job (or the expansion) of black-to-move leaf id,
- * child ci of white-to-move node pid, mend the proof of white's pass there
- * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
- * True when it proved the leaf.
- */
 /* A repair of node id: at most *calls fresh proofs of at most *nodes work each (Repair). */
 static void repair_budget(const JobTree *t, int id, int permille, uint64_t *nodes, int *calls)
 {
@@ -648,8 +645,17 @@ static void repair_budget(const JobTree *t, int id, int permille, uint64_t *node
     *calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
 }
 
-static bool try_repair(JobTree *t, int pid, int ci, int id, int permille)
+/*
+ * Repair: before the whole job (or the expansion) of black-to-move leaf id,
+ * child ci of white-to-move node pid, mend the proof of white's pass there
+ * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
+ * True when it proved the leaf; *why (may be NULL): the source's code (JtSource.repair; RJ_ENOTFOUND
+ * when none ran).
+ */
+static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *why)
 {
+    if (why)
+        *why = RJ_ENOTFOUND;
     const Node *p = &t->nodes[pid];
     Point ym = p->cls[ci].moves[0];
     if (ym >= BOARD_POINTS || t->repair_stopped)
@@ -684,6 +690,8 @@ static bool try_repair(JobTree *t, int pid, int ci, int id, int permille)
     int rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
     if (rc != RJ_EINTR || work > 0)
         t->stats.repair_tries++; /* (not one the source refused to start) */
+    if (why)
+        *why = rc;
     t->stats.nodes += work;
     t->stats.repair_nodes += work;
     t->nodes[id].st.effort += work;
@@ -1170,7 +1178,7 @@ static int prove_before_job(JobTree *t, int id, int parent, int pi)
     if (!done && !t->err && t->cfg.repair_permille > 0 && t->src.repair && !n->repair_tried && !probe_due &&
         !at_limit(t, n)) {
         n->repair_tried = true;
-        done = try_repair(t, parent, pi, id, t->cfg.repair_permille);
+        done = try_repair(t, parent, pi, id, t->cfg.repair_permille, NULL);
     }
     if (t->err)
         return t->err;

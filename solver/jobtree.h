@@ -176,8 +176,12 @@
  * short by --time proves more; where it fails, the move's state keeps its
  * budget level (JtState.repair_level, saved at once), and a resumed tree
  * repairs the move again only at a larger one.  A repair the source stops
- * (RJ_EINTR: a stop request, or the search's time limit) records nothing,
- * and no repair starts after it.
+ * (RJ_EINTR: a stop request, or the search's time limit), or that did not
+ * run (no stored proof of the pass), records nothing, and no repair starts
+ * after a stop.  The level is
+ * kept per position, not per donor: a position that is a root move of two
+ * searches (a 4-stone position two 3-stone openings share) repaired in
+ * vain from one root's pass is not repaired from the other's at that level.
  * Proven internal nodes: the source's `solved` callback composes their proof
  * from the children's stored proofs (checked, then stored), so every proven
  * position in the database keeps a checked proof.
@@ -287,7 +291,12 @@ typedef struct {
      * work each (repair.h), the whole of b not searched; the callback checks
      * the mended proof with the independent checker and stores it as b's
      * proof.  *work: the work spent, whatever the outcome.  0 when it did;
-     * RJ_ENOTFOUND or RJ_EBADDATA when not; another error code on failure.
+     * RJ_EBADDATA when it ran and did not (the repair failed, or the check
+     * refused its proof); RJ_ENOTFOUND when none ran (donor has no stored
+     * proof); RJ_EINTR when stopped (a stop
+     * request or the search's time limit; with *work 0, not started: the
+     * tree then counts no try and starts no other repair); another error
+     * code on failure.
      */
     int (*repair)(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work);
 } JtSource;
@@ -347,7 +356,7 @@ typedef struct {
     uint64_t borrowed;     /* of those, proven so */
     uint64_t sim_tries;    /* proven siblings' proofs tried on a black-to-move leaf (Simulation) */
     uint64_t simulated;    /* leaves proven so */
-    uint64_t repair_tries; /* leaves whose donor's proof was mended (Repair) */
+    uint64_t repair_tries; /* repairs of a donor's proof run (Repair; not one the source refused to start) */
     uint64_t repaired;     /* leaves proven so */
     uint64_t repair_nodes; /* the repairs' work (also counted in nodes) */
     uint64_t nodes;        /* work of the jobs run here */

@@ -1116,7 +1116,7 @@ static int mem_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     if (g_rp_ntried < REPAIR_MAXJ)
         sym_canonical(b, RULE_RENJU, &g_rp_tried[g_rp_ntried++], NULL);
     if (w == POINT_NONE || point_col(w) < 4 || point_col(w) > 5)
-        return RJ_ENOTFOUND;
+        return RJ_EBADDATA;
     mem_store_proven(ctx, b);
     g_rp_ok++;
     return 0;
@@ -1257,6 +1257,7 @@ static void test_borrow_pass(void **state)
 /* Repair callback at the root (JtConfig.borrow_repair_permille): columns e-f mended, from the pass only. */
 static int g_rr_tries, g_rr_ok, g_rr_bad, g_rr_calls = 7;
 static bool g_rr_stop;                    /* the source stops every repair before it starts (RJ_EINTR, no work) */
+static bool g_rr_noproof;                 /* the source has no proof of the donor (RJ_ENOTFOUND) */
 static int g_rr_last_far, g_rr_order_bad; /* the repairs come farthest from the stones first */
 static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
 {
@@ -1278,8 +1279,10 @@ static int mem_repair_root(void *ctx, const Board *b, const Board *donor, uint64
     g_rr_last_far = far;
     g_rr_bad += b->to_move != BLACK || donor->to_move != BLACK || diff != 1 || w == POINT_NONE ||
                 donor->stones[1] != 2 || nodes != 1000 || calls != g_rr_calls || point_col(w) < 4;
+    if (g_rr_noproof)
+        return RJ_ENOTFOUND; /* no stored proof of the donor: no repair ran */
     if (w == POINT_NONE || point_col(w) > 5)
-        return RJ_ENOTFOUND;
+        return RJ_EBADDATA;
     mem_store_proven(ctx, b);
     g_rr_ok++;
     return 0;
@@ -1364,7 +1367,8 @@ static void test_borrow_repair_root(void **state)
          * level it failed at, so the same budget repairs none again; twice
          * the calls, each of those once more, unless the source stops the
          * repairs (a stop request, the time limit): then the first records
-         * nothing and no other starts.
+         * nothing and no other starts; and a repair that could not run (no
+         * proof of the pass to mend) records nothing either.
          */
         Board after = root, pb;
         board_play(&after, POINT_PASS);
@@ -1372,21 +1376,24 @@ static void test_borrow_repair_root(void **state)
         mem_store_proven(&m, &pb);
         int failed = tries - g_rr_ok;
         assert_true(failed > 10);
-        for (int r = 0; r < 3; r++) {
+        /* r: 0 the same budget; 1 twice the calls, stopped; 2 no proof of the pass to mend; 3, 4 mended */
+        const int want[5] = {0, 1, failed, failed, 0};
+        for (int r = 0; r < 5; r++) {
             cfg.repair_calls = g_rr_calls = r ? 14 : 7;
             g_rr_stop = r == 1;
+            g_rr_noproof = r == 2;
             int before = g_rr_tries;
             g_rr_last_far = 99;
             assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
             assert_int_equal(jt_next(t, &job), 0);
-            assert_int_equal(g_rr_tries - before, r == 0 ? 0 : r == 1 ? 1 : failed);
-            assert_int_equal((int)jt_stats(t)->repair_tries, r == 2 ? failed : 0);
+            assert_int_equal(g_rr_tries - before, want[r]);
+            assert_int_equal((int)jt_stats(t)->repair_tries, r == 1 ? 0 : want[r]);
             assert_int_equal(g_rr_bad, 0);
             assert_int_equal(g_rr_order_bad, 0);
             jt_free(t);
         }
         g_rr_calls = 7;
-        g_rr_stop = false;
+        g_rr_stop = g_rr_noproof = false;
     }
     free(ch);
 }

@@ -1108,6 +1108,24 @@ static void test_repair_resume(void **state)
     assert_int_equal(tries[1], 0);
     assert_true(tries[2] >= 2 && tries[2] <= tries[0]);
     assert_int_equal(tries[3], 0);
+    /* The levels go along with the states: exported, imported into a new database without complaint. */
+    assert_int_equal(RENJU(path("rr.states"), path("rr.err"), "db export --states --db %s", db), 0);
+    char *t = slurp(path("rr.states"));
+    int levels = 0;
+    for (const char *v = strstr(t, "\"value\":\""); v; v = strstr(v + 1, "\"value\":\"")) {
+        unsigned flags = 0;
+        assert_int_equal(sscanf(v + 9 + 42, "%2x", &flags), 1);
+        levels += (flags >> 2) >= 10; /* JT_MIN_REPAIR_LEVEL */
+    }
+    free(t);
+    assert_true(levels >= 2);
+    char nbuf[512];
+    const char *ndb = dbpath(nbuf, sizeof nbuf, "rres2.lmdb");
+    assert_int_equal(RENJU(path("rr.json"), path("rr.err"), "db import %s --db %s --json", path("rr.states"), ndb), 0);
+    char *s = slurp(path("rr.json"));
+    assert_int_equal(json_int(s, "bad"), 0);
+    assert_true(json_int(s, "states") >= levels);
+    free(s);
 }
 
 /*

@@ -316,8 +316,9 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
 {
     SearchDb *s = ctx;
     *work = 0;
-    if (s->repair_deadline > 0 && clock_now() >= s->repair_deadline)
-        return RJ_EINTR;      /* the search's time is up: the tree starts no more repairs */
+    if ((s->repair_deadline > 0 && clock_now() >= s->repair_deadline) || (s->stop && atomic_load(s->stop)))
+        return RJ_EINTR; /* the search's time is up, or a stop request: not started, not counted */
+    s->repair_tries++;
     int rc = db_flush(s->db); /* the donor's proof may still be queued */
     if (rc && rc != RJ_ECONFLICT)
         return rc;
@@ -356,7 +357,6 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     free(proof);
     *work = r.work;
     s->repair_work += r.work;
-    s->repair_tries++;
     if (rc == 0)
         s->repaired++;
     if (s->repair_pr) {
@@ -369,10 +369,10 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
         in.text = text;
         progress_tick(s->repair_pr, &in);
     }
-    if (rc == RJ_EINTERNAL) { /* the mended proof did not check: nothing was claimed */
+    if (rc == RJ_EINTERNAL) /* the mended proof did not check: nothing was claimed */
         s->repair_rejected++;
-        rc = RJ_EBADDATA;
-    }
+    if (rc == RJ_EINTERNAL || rc == RJ_ENOTFOUND)
+        rc = RJ_EBADDATA; /* it ran and did not prove b (JtSource.repair) */
     return rc;
 }
 

@@ -92,7 +92,9 @@ int search_db_forget_tree(Db *db, uint64_t *n);
  * the key is the canonical key of a stone set (any counts) with attacker
  * black and the value has the layout above (the best move and the
  * estimates' moves empty points of that position, or the pass; proof numbers
- * at most PN_INF; no unknown flag; at most 2^24 jobs and 2^50 work, so sums
+ * at most PN_INF; a root repair level, JtState.repair_level, of 0 or of at
+ * least JT_MIN_REPAIR_LEVEL on a black-to-move position; at most 2^24 jobs
+ * and 2^50 work, so sums
  * stay in range), RJ_EBADDATA with a one-line reason in why otherwise.
  */
 int search_db_check_state(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, char *why, size_t whylen);
