@@ -365,6 +365,57 @@ int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out)
     return n;
 }
 
+int rules_double_win_points(Board *b, Color c, RuleSet rs, Point *out)
+{
+    Point q[8];
+    int n = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        if (b->cell[p] == EMPTY && rules_four_points_after(b, (Point)p, c, rs, q) >= 2)
+            out[n++] = (Point)p;
+    return n;
+}
+
+/*
+ * With no winning point on the board for c, every winning point after c's stone
+ * p lies on a line through p and is a five point of p (rules_four_points_after:
+ * the lines not through p are unchanged, and a stone only lengthens a row).
+ * The stone at p removes at most one winning point of the other side, the one
+ * at p, and creates none for it.  A stone of the other side removes the five
+ * points it covers and creates none for c, hence the candidates' contract.
+ */
+bool rules_short_win_among(Board *b, RuleSet rs, const Point *five, int nfive, const Point *cand, int ncand)
+{
+    Color c = b->to_move;
+    for (int i = 0; i < nfive; i++)
+        if (b->cell[five[i]] == EMPTY && rules_makes_five(b, five[i], c, rs))
+            return true;
+    Point fp[BOARD_POINTS], q[8];
+    int nd = -1; /* the other side's winning points, counted when first needed */
+    for (int i = 0; i < ncand; i++) {
+        Point p = cand[i];
+        if (b->cell[p] != EMPTY || rules_four_points_after(b, p, c, rs, q) < 2)
+            continue;
+        if (nd < 0)
+            nd = rules_five_points(b, color_other(c), rs, fp);
+        if (nd >= 2)
+            return false;
+        if (nd == 1 && p != fp[0])
+            continue; /* only the stone on the other side's winning point can leave it none */
+        if (rules_is_legal(b, p, rs))
+            return true;
+    }
+    return false;
+}
+
+bool rules_short_win(Board *b, RuleSet rs)
+{
+    Point five[BOARD_POINTS], cand[BOARD_POINTS];
+    if (rules_five_points(b, b->to_move, rs, five) > 0)
+        return true;
+    int n = rules_double_win_points(b, b->to_move, rs, cand);
+    return rules_short_win_among(b, rs, NULL, 0, cand, n);
+}
+
 int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out)
 {
     assert(p < BOARD_POINTS && b->cell[p] == EMPTY);

@@ -114,6 +114,32 @@ int rules_five_points(const Board *b, Color c, RuleSet rs, Point *out);
 int rules_four_points_after(Board *b, Point p, Color c, RuleSet rs, Point *out);
 
 /*
+ * Does the side to move win within its next two moves, in the short way a
+ * proof may leave implied (solver/proof/proof.h, "short loss")?  True when it
+ * (a) has a point that wins at once (rules_five_points), or (b) has a legal
+ * stone after which it has two or more distinct such points while the other
+ * side, to move then, has none.  b is restored before return.
+ */
+bool rules_short_win(Board *b, RuleSet rs);
+
+/*
+ * The empty points where a stone of colour c would leave two or more winning
+ * points on the lines through it (rules_four_points_after >= 2; legality not
+ * asked).  Writes them to out (room for BOARD_POINTS) and returns the count.
+ * Stones of the other colour added later only remove points from the set.
+ */
+int rules_double_win_points(Board *b, Color c, RuleSet rs, Point *out);
+
+/*
+ * rules_short_win, trying only the points five[0..nfive) for (a) and the
+ * stones cand[0..ncand) for (b): the same answer whenever five holds every
+ * point of rules_five_points and cand every point of rules_double_win_points
+ * for the side to move, on b or on b with fewer stones of the other side.
+ * Built for testing many moves of the other side against one board.
+ */
+bool rules_short_win_among(Board *b, RuleSet rs, const Point *five, int nfive, const Point *cand, int ncand);
+
+/*
  * Threes made by a stone of colour c on empty point p in direction dir:
  * writes to out the straight-four points of p on that line (in line order)
  * and returns their count (0: no three in that direction).  For black under

@@ -91,22 +91,9 @@ static int skip_d(Rep *r)
  * attacker has a point that wins at once, or (b) a legal stone that leaves
  * it two or more such points while the defender then has none?
  */
-static bool short_loss(Rep *r)
+static bool short_loss(Rep *r, const Point *five, int nfive, const Point *cand, int ncand)
 {
-    Board *b = &r->t;
-    Point fp[BOARD_POINTS];
-    if (rules_five_points(b, r->att, r->rs, fp) > 0)
-        return true;
-    for (Point p = 0; p < BOARD_POINTS; p++) {
-        if (board_at(b, p) != EMPTY || !rules_is_legal(b, p, r->rs))
-            continue;
-        board_play(b, p);
-        bool two = rules_five_points(b, r->att, r->rs, fp) >= 2 && rules_five_points(b, r->def, r->rs, fp) == 0;
-        board_undo(b);
-        if (two)
-            return true;
-    }
-    return false;
+    return rules_short_win_among(&r->t, r->rs, five, nfive, cand, ncand);
 }
 
 static void line_why(Rep *r, const char *what)
@@ -174,6 +161,9 @@ static int rep_d(Rep *r)
     if (rules_five_points(&r->t, r->def, r->rs, fp) > 0)
         return REP_WIDE; /* the defender wins at once */
     int wide = r->cfg->wide_fail > 0 ? r->cfg->wide_fail : REPAIR_WIDE_FAIL;
+    Point five[BOARD_POINTS], cand[BOARD_POINTS]; /* the attacker's short wins before any defender move */
+    int nfive = rules_five_points(&r->t, r->att, r->rs, five);
+    int ncand = rules_double_win_points(&r->t, r->att, r->rs, cand);
     Point add[BOARD_POINTS + 1];
     int nadd = 0;
     for (int p = 0; p <= BOARD_POINTS; p++) {
@@ -181,7 +171,7 @@ static int rep_d(Rep *r)
         if (listed[p] || !legal(&r->t, m, r->rs))
             continue;
         board_play(&r->t, m);
-        bool lost = short_loss(r);
+        bool lost = short_loss(r, five, nfive, cand, ncand);
         board_undo(&r->t);
         if (!lost && nadd++ == wide)
             return REP_WIDE;

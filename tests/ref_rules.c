@@ -253,3 +253,39 @@ int ref_three_points_after(const Board *b, Point p, Color c, int dir, RuleSet rs
     sort_points(out, n);
     return n;
 }
+
+/* How many empty points where a stone of colour col wins at once. */
+static int wins_at_once(Grid *g, int col, RuleSet rs)
+{
+    int n = 0;
+    for (int r = 0; r < BOARD_SIZE; r++)
+        for (int c = 0; c < BOARD_SIZE; c++) {
+            if (get(g, c, r) != EMPTY)
+                continue;
+            set(g, c, r, col);
+            n += in_five(g, c, r, col, exact_for((Color)col, rs));
+            set(g, c, r, EMPTY);
+        }
+    return n;
+}
+
+bool ref_short_win(const Board *b, Color col, RuleSet rs)
+{
+    Grid g;
+    grid_from(b, &g);
+    if (wins_at_once(&g, col, rs) > 0)
+        return true;
+    int other = col == BLACK ? WHITE : BLACK;
+    for (int r = 0; r < BOARD_SIZE; r++)
+        for (int c = 0; c < BOARD_SIZE; c++) {
+            if (get(&g, c, r) != EMPTY)
+                continue;
+            bool legal = !(rs == RULE_RENJU && col == BLACK && forbidden_grid(&g, c, r) != FORBID_NONE);
+            set(&g, c, r, col);
+            bool two = wins_at_once(&g, col, rs) >= 2 && wins_at_once(&g, other, rs) == 0;
+            set(&g, c, r, EMPTY);
+            if (legal && two)
+                return true;
+        }
+    return false;
+}

@@ -53,4 +53,12 @@ int ref_four_points_after(const Board *b, Point p, Color c, RuleSet rs, Point *o
  */
 int ref_three_points_after(const Board *b, Point p, Color c, int dir, RuleSet rs, Point *out);
 
+/*
+ * Does colour c, to move under rs, win at once or by the short way a proof may
+ * leave implied: (a) it has an empty point where its stone wins at once, or
+ * (b) it has a legal stone (for black under renju: not forbidden) after which
+ * it has two or more such points while the other colour has none?
+ */
+bool ref_short_win(const Board *b, Color c, RuleSet rs);
+
 #endif /* RJ_REF_RULES_H */

@@ -111,6 +111,7 @@ static bool same_set(Point *a, int na, Point *b, int nb)
 /* Counters printed at the end. */
 typedef struct {
     long positions, points, kind[4], sampled, fake_threes, fake_by_33;
+    long short_checked, short_a, short_b, short_b_block, short_changed; /* rules_short_win: cases seen */
 } Stats;
 
 /* Compare fours / threes / fives of point p (empty) in every colour and rule set. */
@@ -155,6 +156,62 @@ static void compare_threats(Board *b, Point p, Stats *st)
             }
         }
     st->sampled++;
+}
+
+/*
+ * rules_short_win against the reference for both sides to move under rs (the
+ * stones of b set up afresh), counting the cases: a win at once, a short win
+ * by two winning points, and one of those that also blocks the other side's
+ * only winning point.
+ */
+static void compare_short_win(const Board *b, RuleSet rs, Stats *st)
+{
+    for (int k = 0; k < 2; k++) {
+        Color c = k ? WHITE : BLACK;
+        Board t;
+        board_setup_copy(b, &t);
+        board_set_to_move(&t, c);
+        Board before = t;
+        bool fast = rules_short_win(&t, rs), ref = ref_short_win(&t, c, rs);
+        if (fast != ref) {
+            dump(&t, 0, "short win");
+            fail_msg("rs %d colour %d: fast %d ref %d", rs, c, fast, ref);
+        }
+        if (memcmp(&t, &before, sizeof t) != 0)
+            fail_msg("board changed by rules_short_win");
+        /* The candidates of the board before a stone of the other side. */
+        Point cand[BOARD_POINTS], empty[BOARD_POINTS];
+        Point five[BOARD_POINTS];
+        int nfive = rules_five_points(&t, c, rs, five);
+        int ncand = rules_double_win_points(&t, c, rs, cand), nempty = 0;
+        for (int p = 0; p < BOARD_POINTS; p++)
+            if (t.cell[p] == EMPTY)
+                empty[nempty++] = (Point)p;
+        if (nempty > 1) {
+            Board u;
+            board_setup_copy(&t, &u);
+            /* On one of the candidates half the time: there it changes most. */
+            Point m = ncand && st->short_checked % 3 == 1   ? cand[st->short_checked % ncand]
+                      : nfive && st->short_checked % 3 == 2 ? five[st->short_checked % nfive]
+                                                            : empty[(st->short_checked * 7919) % nempty];
+            board_setup_stone(&u, m, color_other(c));
+            board_set_to_move(&u, c);
+            bool among = rules_short_win_among(&u, rs, five, nfive, cand, ncand), want = ref_short_win(&u, c, rs);
+            if (among != want) {
+                dump(&u, 0, "short win among candidates");
+                fail_msg("rs %d colour %d: among %d ref %d", rs, c, among, want);
+            }
+            st->short_changed += want != ref;
+        }
+        st->short_checked++;
+        Point fp[BOARD_POINTS];
+        if (rules_five_points(&t, c, rs, fp) > 0)
+            st->short_a++;
+        else if (fast) {
+            st->short_b++;
+            st->short_b_block += rules_five_points(&t, color_other(c), rs, fp) == 1;
+        }
+    }
 }
 
 static void test_agree(void **state)
@@ -210,6 +267,9 @@ static void test_agree(void **state)
                 fail_msg("position %ld rs %d colour %d: fast %d ref %d", i, rs, c, na, nb);
             }
         }
+        /* The short win of either side to move, every 5th position (the reference is slow). */
+        if (i % 5 == 0)
+            compare_short_win(&b, (RuleSet)(i / 5 % 3), &st);
         /* The whole-board screen gives the same verdicts. */
         Point fp[BOARD_POINTS];
         ForbidKind fk[BOARD_POINTS];
@@ -232,6 +292,12 @@ static void test_agree(void **state)
            st.kind[FORBID_NONE]);
     printf("threat checks on %ld points: fake threes %ld (%ld of them fake through a real double-three)\n", st.sampled,
            st.fake_threes, st.fake_by_33);
+    printf("short wins on %ld boards: at once %ld, by two winning points %ld (%ld of them blocking the other side's "
+           "only one), none %ld; with a stone of the other side added, the answer changed on %ld\n",
+           st.short_checked, st.short_a, st.short_b, st.short_b_block, st.short_checked - st.short_a - st.short_b,
+           st.short_changed);
+    assert_true(st.short_a > 0 && st.short_b > 0 && st.short_b_block > 0 &&
+                st.short_checked - st.short_a - st.short_b > 0 && st.short_changed > 0);
     assert_true(st.kind[FORBID_OVERLINE] > 0 && st.kind[FORBID_DOUBLE_FOUR] > 0 && st.kind[FORBID_DOUBLE_THREE] > 0);
 }
 
