@@ -52,6 +52,15 @@ static void test_repair_cli(void **state)
     assert_non_null(strstr(r.out, "(stored as the stones after the pass)"));
     run(&r, "query", "h8 h9 i9 e11 i11 k5 pass g10 j8 pass", "--db", path, "--attacker", "white", NULL);
     assert_non_null(strstr(r.out, "not found"));
+    /* the same with the work of one solve allowed: the second node is not searched, nothing is claimed */
+    run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--json", "--quiet", "--tt-mb", "16",
+        "--max-work", "1", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\"result\":\"unknown\""));
+    assert_non_null(strstr(r.out, "\"searched\":1,\"declined\":"));
+    assert_null(strstr(r.out, "\"declined\":0"));
+    run(&r, "query", SOURCE " pass l6", "--db", path, NULL);
+    assert_non_null(strstr(r.out, "not found"));
     /* white l6 breaks the proof in two places: proven afresh, one white reply added, checked and stored */
     run(&r, "repair", SOURCE " pass l6", "--from", SOURCE, "--db", path, "--json", "--quiet", "--tt-mb", "16", NULL);
     assert_int_equal(r.code, 0);
@@ -81,6 +90,11 @@ static void test_repair_cli(void **state)
         "--quiet", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "unknown: the proof of " SOURCE " could not be mended (not proven at []"));
+    assert_null(strstr(r.out, "--max-work"));
+    run(&r, "repair", SOURCE " pass j10", "--from", SOURCE, "--db", path, "--nodes", "200000", "--tt-mb", "16",
+        "--max-work", "1", "--quiet", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "1 searched, then --max-work spent)"));
     run(&r, "query", SOURCE " pass j10", "--db", path, NULL);
     assert_null(strstr(r.out, "proven for black"));
     drop_db(path);
@@ -94,6 +108,11 @@ static void test_repair_bad_input(void **state)
     assert_int_equal(r.code, 64); /* no --from */
     run(&r, "repair", SOURCE, "--from", SOURCE, "--max-failures", "0", NULL);
     assert_int_equal(r.code, 64);
+    run(&r, "repair", SOURCE, "--from", SOURCE, "--max-work", "0", NULL);
+    assert_int_equal(r.code, 64);
+    run(&r, "repair", SOURCE, "--from", SOURCE, "--max-work", "lots", NULL);
+    assert_int_equal(r.code, 64);
+    assert_non_null(strstr(r.err, "bad --max-work 'lots'"));
     run(&r, "repair", SOURCE " pass l6", "--from", "h8 h8", NULL);
     assert_int_equal(r.code, 65);
     char path[] = "/tmp/rj_cli_repair_XXXXXX";

@@ -53,10 +53,11 @@ static void print_result(const CliArgs *a, const char *from, Result res, const P
     if (a->json) {
         printf("{\"result\":\"%s\",\"attacker\":\"%s\",\"from\":", result_name(res), color_name(p->r.att));
         cli_json_str(stdout, from);
-        printf(",\"failures\":%llu,\"from_db\":%lld,\"searched\":%lld,\"added\":%llu,\"wide\":%llu,\"escalated\":%llu,"
-               "\"nodes\":%llu",
-               (unsigned long long)st->failures, p->r.from_db, p->r.searched, (unsigned long long)st->added,
-               (unsigned long long)st->wide, (unsigned long long)st->escalated, (unsigned long long)p->r.work);
+        printf(",\"failures\":%llu,\"from_db\":%lld,\"searched\":%lld,\"declined\":%lld,\"added\":%llu,\"wide\":%llu,"
+               "\"escalated\":%llu,\"nodes\":%llu",
+               (unsigned long long)st->failures, p->r.from_db, p->r.searched, p->r.declined,
+               (unsigned long long)st->added, (unsigned long long)st->wide, (unsigned long long)st->escalated,
+               (unsigned long long)p->r.work);
         if (ps)
             printf(",\"proof_nodes\":%llu,\"proof_depth\":%u", (unsigned long long)ps->nodes, ps->depth);
         if (res != RESULT_PROVEN && st->why[0]) {
@@ -73,25 +74,27 @@ static void print_result(const CliArgs *a, const char *from, Result res, const P
                (unsigned long long)st->added, (unsigned long long)ps->nodes, ps->depth, (unsigned long long)p->r.work);
     else
         printf("unknown: the proof of %s could not be mended (%s; %llu nodes tried: %lld from the database, %lld "
-               "searched), %llu search nodes\n",
+               "searched%s), %llu search nodes\n",
                from, st->why[0] ? st->why : "-", (unsigned long long)st->failures, p->r.from_db, p->r.searched,
-               (unsigned long long)p->r.work);
+               p->r.declined ? ", then --max-work spent" : "", (unsigned long long)p->r.work);
 }
 
 int cmd_repair(int argc, char **argv)
 {
-    const char *from = NULL, *maxf = NULL;
+    const char *from = NULL, *maxf = NULL, *maxw = NULL;
     int rc = cli_take_opt(&argc, argv, "from", true, &from);
     if (rc > 1)
         return rc;
     if ((rc = cli_take_opt(&argc, argv, "max-failures", true, &maxf)) > 1)
+        return rc;
+    if ((rc = cli_take_opt(&argc, argv, "max-work", true, &maxw)) > 1)
         return rc;
     CliArgs a;
     if ((rc = cli_parse(argc, argv, &a)))
         return rc;
     if (a.npos < 1 || !from)
         return cli_error(EXIT_USAGE, "usage: renju repair POSITION --from SOURCE [--nodes N] [--max-failures K] "
-                                     "[--db PATH]");
+                                     "[--max-work W] [--db PATH]");
     int max_failures = REPAIR_MAX_FAILURES;
     if (maxf) {
         char *e;
@@ -99,6 +102,14 @@ int cmd_repair(int argc, char **argv)
         if (*e || v < 1 || v > 1000000)
             return cli_error(EXIT_USAGE, "bad --max-failures '%s' (1 to 1000000)", maxf);
         max_failures = (int)v;
+    }
+    uint64_t max_work = 0;
+    if (maxw) {
+        char *e;
+        double v = strtod(maxw, &e);
+        if (*e || !(v >= 1 && v < 9.2e18) || v != (double)(uint64_t)v)
+            return cli_error(EXIT_USAGE, "bad --max-work '%s' (a positive whole number, 1e8 or 100000000)", maxw);
+        max_work = (uint64_t)v;
     }
     Board t, s;
     if ((rc = cli_position(&a, 0, &t)))
@@ -119,6 +130,7 @@ int cmd_repair(int argc, char **argv)
     memset(&p, 0, sizeof p);
     p.r.rules = a.rules;
     p.r.att = a.side == EMPTY ? t.to_move : a.side;
+    p.r.max_work = max_work;
     const char *tr = getenv("RENJU_REPAIR_TRACE"); /* tuning knob: a line per df-pn solve on stderr */
     if (tr && *tr && strcmp(tr, "0"))
         p.r.trace = trace;

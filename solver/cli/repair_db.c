@@ -52,6 +52,10 @@ int repair_db_prove(void *ctx, Board *b, int depth, ProofWriter *w)
     }
     if (depth == 0 && p->decline_root)
         return RJ_ENOTFOUND;
+    if (p->max_work && p->work >= p->max_work) {
+        p->declined++;
+        return RJ_ENOTFOUND;
+    }
     DfpnResult res;
     int rc = dfpn_solve(p->dfpn, b, &res);
     if (rc)

@@ -12,6 +12,9 @@
  * unknown claims nothing.  The solver's stop flag ends the repair
  * (RJ_EINTR).  With `decline_root` the whole target (depth 0)
  * is not searched: a caller that would rather spend a job on it says so.
+ * With `max_work`, once the solves' work (`work`) has reached it, every
+ * node not stored is declined (RJ_ENOTFOUND, counted in `declined`): the
+ * repair's budget is its search work, while a stored result costs nothing.
  *
  * Thread safety: one RepairDb per thread.
  */
@@ -33,12 +36,13 @@ typedef struct {
     Color att;
     Dfpn *dfpn;                                 /* the prover's solver (its budget: the caller's config) */
     bool decline_root;                          /* depth 0: RJ_ENOTFOUND without a search */
+    uint64_t max_work;                          /* the solves' work allowed in all (0: no limit); then declined */
     void (*trace)(void *ctx, const char *line); /* a line per df-pn solve and per proof (may be NULL) */
     void (*tick)(void *ctx);                    /* after each prover call (may be NULL) */
     void *cb_ctx;                               /* for trace and tick */
     /* counters */
     uint64_t work; /* df-pn work of the solves */
-    long long from_db, searched, proven, disproven, unknown;
+    long long from_db, searched, proven, disproven, unknown, declined;
 } RepairDb;
 
 /* RepairProver (repair.h) over a RepairDb (ctx). */

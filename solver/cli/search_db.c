@@ -350,10 +350,12 @@ static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t no
     r.rules = s->rules;
     r.att = BLACK;
     r.dfpn = s->repair_dfpn;
-    r.decline_root = true; /* the whole leaf is the tree's job */
+    r.decline_root = true;                /* the whole leaf is the tree's job */
+    r.max_work = nodes * (uint64_t)calls; /* stored results are free: only the solves' work counts */
     RepairStats st;
     ProofStats ps;
-    rc = repair_db_run(&r, donor, proof, len, b, calls, &st, &ps, NULL, 0);
+    int max_calls = calls > REPAIR_MAX_FAILURES / 4 ? 4 * calls : REPAIR_MAX_FAILURES;
+    rc = repair_db_run(&r, donor, proof, len, b, max_calls, &st, &ps, NULL, 0);
     free(proof);
     *work = r.work;
     s->repair_work += r.work;
