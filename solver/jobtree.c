@@ -533,10 +533,13 @@ static void borrow_pass(JobTree *t, int id)
         Node *c = &t->nodes[n->ch[i]];
         if (c->status != RESULT_UNKNOWN || c->running)
             continue;
-        Board cb = nb;
-        board_play(&cb, n->cls[i].moves[0]);
-        t->stats.borrow_tries++;
-        int rc = t->src.borrow(t->src.ctx, &cb, &pb);
+        int rc = RJ_EBADDATA;
+        for (int k = 0; k < n->cls[i].n && rc == RJ_EBADDATA; k++) { /* each member: see try_repair */
+            Board cb = nb;
+            board_play(&cb, n->cls[i].moves[k]);
+            t->stats.borrow_tries++;
+            rc = t->src.borrow(t->src.ctx, &cb, &pb);
+        }
         if (rc == 0) {
             borrowed(t, id, i);
         } else if (rc != RJ_ENOTFOUND && rc != RJ_EBADDATA) {
@@ -675,8 +678,6 @@ static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *w
         return false;
     Board pb, yb, xb;
     node_board(t, p, &pb);
-    yb = pb;
-    board_play(&yb, ym);
     xb = pb;
     board_play(&xb, p->cls[donor].moves[0]);
     if (p->cls[donor].moves[0] == POINT_PASS) { /* as the store keeps it (node_board) */
@@ -686,15 +687,29 @@ static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *w
     uint64_t nodes;
     int calls;
     repair_budget(t, id, permille, &nodes, &calls);
-    uint64_t work = 0;
-    int rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
-    if (rc != RJ_EINTR || work > 0)
-        t->stats.repair_tries++; /* (not one the source refused to start) */
+    /*
+     * Each member of the class in turn (Repair, jobtree.h: the members are
+     * one position, but a donor proof that is not symmetric breaks on them
+     * differently), the representative last: before session 35 it was the
+     * only one tried, and the saved levels record those failures.
+     */
+    int nm = p->cls[ci].n;
+    int rc = RJ_ENOTFOUND;
+    for (int k = 1; k <= nm; k++) {
+        yb = pb;
+        board_play(&yb, p->cls[ci].moves[k % nm]);
+        uint64_t work = 0;
+        rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
+        if (rc != RJ_EINTR || work > 0)
+            t->stats.repair_tries++; /* (not one the source refused to start) */
+        t->stats.nodes += work;
+        t->stats.repair_nodes += work;
+        t->nodes[id].st.effort += work;
+        if (rc != RJ_EBADDATA) /* proven, none ran (no donor proof), stopped, or an error */
+            break;
+    }
     if (why)
         *why = rc;
-    t->stats.nodes += work;
-    t->stats.repair_nodes += work;
-    t->nodes[id].st.effort += work;
     if (rc == 0) {
         t->stats.repaired++;
         return true;

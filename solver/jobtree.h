@@ -140,7 +140,11 @@
  * first white node of a slow threat lists nearly every point), which the
  * independent checker confirms from that move's position before it is stored
  * as its proof.  This is a relevance zone that the checker computes: no move
- * is proven that the checker did not accept.  The pass itself must be
+ * is proven that the checker did not accept.  Where the node's position has
+ * a symmetry, a white move's class has up to 8 members, one position in as
+ * many orientations, and the pass's proof (not symmetric in general) may
+ * hold on one member and not on another: the members are tried in turn,
+ * the representative first.  The pass itself must be
  * proven for the node to be proven, so giving it the first job costs only
  * where the node is refuted.
  * Simulation (JtConfig.sim_donors).  Before a black-to-move leaf (after a
@@ -164,7 +168,11 @@
  * white moves), is replayed on it, keeping what holds and proving afresh,
  * through the source's `repair` callback, the nodes that do not: fresh
  * proofs of at most repair_permille thousandths of the leaf's job budget
- * each, repair_calls times that budget in all (a position with a stored
+ * each, repair_calls times that budget in all, for each member of the
+ * leaf's class in turn (as for Borrowing; the representative last, since
+ * before session 35 it was the only one tried and the saved levels record
+ * those failures; session 35: I1's o9 not mended in 2e8 work, its mirror
+ * image i15 in 1.05e8) until one is proven (a position with a stored
  * result costs nothing; session 34: D3's m5, 299 of 300 calls answered by
  * the database, failed at a cap of 300 calls and is proven with 805 solves
  * of 2.6e7 work in all); the leaf itself is never searched whole that way.  The

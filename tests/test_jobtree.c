@@ -1399,6 +1399,133 @@ static void test_borrow_repair_root(void **state)
 }
 
 /*
+ * Callbacks for a symmetric root: the pass's proof holds (borrow), or is
+ * mended (repair), only where g_mb_borrow / g_mb_repair mark white's move;
+ * every call's white move is counted in g_mb_seen.
+ */
+static bool g_mb_borrow[BOARD_POINTS], g_mb_repair[BOARD_POINTS];
+static int g_mb_seen_borrow[BOARD_POINTS], g_mb_seen_repair[BOARD_POINTS], g_mb_bad;
+static Point mb_white(const Board *b, const Board *donor)
+{
+    int diff;
+    Point w = white_extra(b, donor, &diff);
+    g_mb_bad += diff != 1 || w >= BOARD_POINTS || b->to_move != BLACK || donor->to_move != BLACK;
+    return w < BOARD_POINTS ? w : 0;
+}
+static int mb_borrow(void *ctx, const Board *b, const Board *pass)
+{
+    Point w = mb_white(b, pass);
+    g_mb_seen_borrow[w]++;
+    if (!g_mb_borrow[w])
+        return RJ_EBADDATA;
+    mem_store_proven(ctx, b);
+    return 0;
+}
+static int mb_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    (void)nodes, (void)calls;
+    *work = REPAIR_WORK;
+    Point w = mb_white(b, donor);
+    g_mb_seen_repair[w]++;
+    if (!g_mb_repair[w])
+        return RJ_EBADDATA;
+    mem_store_proven(ctx, b);
+    return 0;
+}
+
+/*
+ * A root with a mirror symmetry (stones on the h file): a class of white
+ * moves has two members, and a pass's proof that holds, or is mended, for
+ * one member only proves the class.  The borrow tries the members in turn;
+ * the repair tries the other member first and the representative last, and
+ * stops at the first that holds.
+ */
+static void test_borrow_repair_members(void **state)
+{
+    (void)state;
+    Board root = pos("h8 h9 h10 h11 h12"); /* white to move, symmetric about the h file */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    JtSource src = mem_source(&m);
+    src.borrow = mb_borrow;
+    src.repair = mb_repair;
+    memset(g_mb_borrow, 0, sizeof g_mb_borrow);
+    memset(g_mb_repair, 0, sizeof g_mb_repair);
+    memset(g_mb_seen_borrow, 0, sizeof g_mb_seen_borrow);
+    memset(g_mb_seen_repair, 0, sizeof g_mb_seen_repair);
+    g_mb_bad = 0;
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 1000,
+                    .borrow_pass = true,
+                    .repair_calls = 7,
+                    .borrow_repair_permille = 100};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    int n = 0;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    /* i % 3 == 1: borrowed by the second member; 0: mended (the second member, or the only one); 2: neither */
+    int pairs = 0, want_borrowed = 0, want_repaired = 0, want_tries = 0;
+    for (int i = 0; i < n; i++) {
+        const MoveClass *c = &ch[i].cls;
+        if (c->moves[0] == POINT_PASS)
+            continue;
+        assert_true(c->n <= 2);
+        pairs += c->n == 2;
+        if (c->n == 2 && i % 3 == 1) {
+            g_mb_borrow[c->moves[1]] = true;
+            want_borrowed++;
+        } else if (i % 3 == 0) {
+            g_mb_repair[c->moves[c->n - 1]] = true;
+            want_repaired++;
+            want_tries++;
+        } else {
+            want_tries += c->n;
+        }
+    }
+    assert_true(pairs > 50);
+    Script s = {.best = pt("g9"), .prove_pass = true};
+    JtJob job;
+    JtOutcome o;
+    assert_int_equal(jt_next(t, &job), 0); /* the pass first */
+    run_job(&s, &job, &o);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    const JtStats *st = jt_stats(t);
+    assert_int_equal(g_mb_bad, 0);
+    assert_int_equal((int)st->borrowed, want_borrowed + want_repaired);
+    assert_int_equal((int)st->repaired, want_repaired);
+    assert_int_equal((int)st->repair_tries, want_tries);
+    assert_int_equal(st->repair_nodes, (uint64_t)want_tries * REPAIR_WORK);
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    for (int i = 0; i < n; i++) {
+        const MoveClass *c = &ch[i].cls;
+        if (c->moves[0] == POINT_PASS)
+            continue;
+        bool two = c->n == 2;
+        bool proven = (two && i % 3 == 1) || i % 3 == 0;
+        assert_int_equal(ch[i].status, proven ? RESULT_PROVEN : RESULT_UNKNOWN);
+        /* every class's check starts at its representative and goes on only where it fails */
+        assert_int_equal(g_mb_seen_borrow[c->moves[0]], 1);
+        if (two)
+            assert_int_equal(g_mb_seen_borrow[c->moves[1]], 1);
+        /* the repairs: none for a borrowed class; else the other member first, the representative only when it fails */
+        int rep0 = g_mb_seen_repair[c->moves[0]], rep1 = two ? g_mb_seen_repair[c->moves[1]] : 0;
+        if (two && i % 3 == 1)
+            assert_int_equal(rep0 + rep1, 0);
+        else if (two && i % 3 == 0)
+            assert_true(rep0 == 0 && rep1 == 1);
+        else if (two)
+            assert_true(rep0 == 1 && rep1 == 1);
+        else
+            assert_int_equal(rep0, 1);
+    }
+    jt_free(t);
+    free(ch);
+}
+
+/*
  * The root of a goal-win search, white to move included, gets its job and
  * root_rerun reruns (4x each) whatever its pn, then the tree expands it;
  * root_cap stops the reruns where the next would exceed it.
@@ -2437,6 +2564,7 @@ int main(void)
         cmocka_unit_test(test_sim_siblings),
         cmocka_unit_test(test_repair_leaf),
         cmocka_unit_test(test_borrow_repair_root),
+        cmocka_unit_test(test_borrow_repair_members),
         cmocka_unit_test(test_pass_root),
         cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_sim_after_probe_expand),
