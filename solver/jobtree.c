@@ -648,6 +648,75 @@ static void repair_budget(const JobTree *t, int id, int permille, uint64_t *node
     *calls = t->cfg.repair_calls > 0 ? t->cfg.repair_calls : 16;
 }
 
+/* A repair's code that ends the donors' loop: proven, stopped, or an error (not RJ_EBADDATA / RJ_ENOTFOUND). */
+static bool ran_out(int rc) { return rc != RJ_EBADDATA && rc != RJ_ENOTFOUND; }
+
+/*
+ * The donors of a repair of child ci of white-to-move node pid (Repair,
+ * jobtree.h), in the order to try them, as child indices of pid: for each
+ * family of proven siblings (their stored proofs' first move, from the
+ * source's first_move; one family when it is NULL) other than the pass's,
+ * its member nearest to ci's move, the nearest families first; then white's
+ * pass when it is proven.  Returns their count (at most JT_MAX_REPAIR_DONORS).
+ */
+static int repair_donors(JobTree *t, int pid, int ci, int *donor)
+{
+    const Node *p = &t->nodes[pid];
+    Point ym = p->cls[ci].moves[0];
+    Board pb;
+    node_board(t, p, &pb);
+    int pass = -1;
+    Point pass_first = POINT_NONE;
+    int fam_dist[JT_MAX_REPAIR_DONORS], nf = 0;
+    Point fam_first[JT_MAX_REPAIR_DONORS];
+    int lim = JT_MAX_REPAIR_DONORS - 1; /* room for the pass */
+    for (int i = 0; i < p->nch; i++)
+        if (p->cls[i].moves[0] == POINT_PASS && t->nodes[p->ch[i]].status == RESULT_PROVEN)
+            pass = i;
+    if (pass >= 0 && t->src.first_move) {
+        Board xb = pb, tmp;
+        board_play(&xb, POINT_PASS);
+        board_setup_copy(&xb, &tmp);
+        if (t->src.first_move(t->src.ctx, &tmp, &pass_first) != 0)
+            pass_first = POINT_NONE;
+    }
+    if (pass >= 0 && !t->src.first_move)
+        lim = 0; /* no families: the pass alone */
+    for (int i = 0; i < p->nch && lim > 0; i++) {
+        Point xm = p->cls[i].moves[0];
+        if (i == ci || xm >= BOARD_POINTS || t->nodes[p->ch[i]].status != RESULT_PROVEN)
+            continue;
+        Point first = POINT_NONE;
+        if (t->src.first_move) {
+            Board xb = pb;
+            board_play(&xb, xm);
+            if (t->src.first_move(t->src.ctx, &xb, &first) != 0 || first == pass_first)
+                continue; /* no proof to read, or the pass's family (mended from it, as a rule) */
+        }
+        int d = move_dist(xm, ym), f = 0;
+        while (f < nf && fam_first[f] != first)
+            f++;
+        if (f < nf && d >= fam_dist[f])
+            continue;
+        if (f == nf) {
+            if (nf == lim && d >= fam_dist[nf - 1])
+                continue; /* the nearest families only */
+            f = nf < lim ? nf++ : nf - 1;
+        }
+        fam_first[f] = first, fam_dist[f] = d, donor[f] = i;
+        while (f > 0 && fam_dist[f - 1] > fam_dist[f]) { /* nearest first, ties in class order */
+            int td = fam_dist[f - 1], ti = donor[f - 1];
+            Point tf = fam_first[f - 1];
+            fam_dist[f - 1] = fam_dist[f], donor[f - 1] = donor[f], fam_first[f - 1] = fam_first[f];
+            fam_dist[f] = td, donor[f] = ti, fam_first[f] = tf;
+            f--;
+        }
+    }
+    if (pass >= 0)
+        donor[nf++] = pass;
+    return nf;
+}
+
 /*
  * Repair: before the whole job (or the expansion) of black-to-move leaf id,
  * child ci of white-to-move node pid, mend the proof of white's pass there
@@ -663,51 +732,49 @@ static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *w
     Point ym = p->cls[ci].moves[0];
     if (ym >= BOARD_POINTS || t->repair_stopped)
         return false;
-    int donor = -1, dbest = 1 << 30;
-    for (int i = 0; i < p->nch; i++) {
-        Point xm = p->cls[i].moves[0];
-        if (i == ci || t->nodes[p->ch[i]].status != RESULT_PROVEN || (xm >= BOARD_POINTS && xm != POINT_PASS))
-            continue;
-        int d = xm == POINT_PASS ? -1 : move_dist(xm, ym); /* white's pass first */
-        if (d < dbest) {
-            dbest = d;
-            donor = i;
-        }
-    }
-    if (donor < 0)
+    int donor[JT_MAX_REPAIR_DONORS];
+    int nd = repair_donors(t, pid, ci, donor);
+    if (nd == 0)
         return false;
     Board pb, yb, xb;
     node_board(t, p, &pb);
-    xb = pb;
-    board_play(&xb, p->cls[donor].moves[0]);
-    if (p->cls[donor].moves[0] == POINT_PASS) { /* as the store keeps it (node_board) */
-        Board tmp = xb;
-        board_setup_copy(&tmp, &xb);
-    }
     uint64_t nodes;
     int calls;
     repair_budget(t, id, permille, &nodes, &calls);
     /*
-     * Each member of the class in turn (Repair, jobtree.h: the members are
-     * one position, but a donor proof that is not symmetric breaks on them
-     * differently), the representative last: before session 35 it was the
-     * only one tried, and the saved levels record those failures.
+     * Each donor in turn, and for each each member of the class (Repair,
+     * jobtree.h: the members are one position, but a donor proof that is not
+     * symmetric breaks on them differently), the representative last:
+     * before session 35 it was the only one tried, and the saved levels
+     * record those failures.
      */
     int nm = p->cls[ci].n;
     int rc = RJ_ENOTFOUND;
-    for (int k = 1; k <= nm; k++) {
-        yb = pb;
-        board_play(&yb, p->cls[ci].moves[k % nm]);
-        uint64_t work = 0;
-        rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
-        if (rc != RJ_EINTR || work > 0)
-            t->stats.repair_tries++; /* (not one the source refused to start) */
-        t->stats.nodes += work;
-        t->stats.repair_nodes += work;
-        t->nodes[id].st.effort += work;
-        if (rc != RJ_EBADDATA) /* proven, none ran (no donor proof), stopped, or an error */
-            break;
+    bool ran = false;
+    for (int j = 0; j < nd && !ran_out(rc); j++) {
+        Point dm = p->cls[donor[j]].moves[0];
+        xb = pb;
+        board_play(&xb, dm);
+        if (dm == POINT_PASS) { /* as the store keeps it (node_board) */
+            Board tmp = xb;
+            board_setup_copy(&tmp, &xb);
+        }
+        rc = RJ_EBADDATA;
+        for (int k = 1; k <= nm && rc == RJ_EBADDATA; k++) {
+            yb = pb;
+            board_play(&yb, p->cls[ci].moves[k % nm]);
+            uint64_t work = 0;
+            rc = t->src.repair(t->src.ctx, &yb, &xb, nodes, calls, &work);
+            if (rc != RJ_EINTR || work > 0)
+                t->stats.repair_tries++; /* (not one the source refused to start) */
+            ran |= rc == RJ_EBADDATA;
+            t->stats.nodes += work;
+            t->stats.repair_nodes += work;
+            t->nodes[id].st.effort += work;
+        }
     }
+    if (rc == RJ_ENOTFOUND && ran)
+        rc = RJ_EBADDATA; /* the last donor had no proof, an earlier one failed */
     if (why)
         *why = rc;
     if (rc == 0) {

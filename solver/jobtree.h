@@ -163,19 +163,29 @@
  * Repair (JtConfig.repair_permille).  A black-to-move leaf below a
  * white-to-move node whose probe did not prove it (or that gets no probe),
  * and that no sibling's proof holds for, gets one repair before its whole
- * job or its expansion (repair.h): the proof of white's pass there when it
- * is proven, else of its nearest proven sibling (Chebyshev distance of the
- * white moves), is replayed on it, keeping what holds and proving afresh,
- * through the source's `repair` callback, the nodes that do not: fresh
- * proofs of at most repair_permille thousandths of the leaf's job budget
- * each, repair_calls times that budget in all, for each member of the
- * leaf's class in turn (as for Borrowing; the representative last, since
- * before session 35 it was the only one tried and the saved levels record
- * those failures; session 35: I1's o9 not mended in 2e8 work, its mirror
- * image i15 in 1.05e8) until one is proven (a position with a stored
- * result costs nothing; session 34: D3's m5, 299 of 300 calls answered by
- * the database, failed at a cap of 300 calls and is proven with 805 solves
- * of 2.6e7 work in all); the leaf itself is never searched whole that way.  The
+ * job or its expansion (repair.h): a donor's proof is replayed on it,
+ * keeping what holds and proving afresh, through the source's `repair`
+ * callback, the nodes that do not: fresh proofs of at most repair_permille
+ * thousandths of the leaf's job budget each, repair_calls times that budget
+ * in all (a position with a stored result costs nothing; session 34: D3's
+ * m5, 299 of 300 calls answered by the database, failed at a cap of 300
+ * calls and is proven with 805 solves of 2.6e7 work in all); the leaf
+ * itself is never searched whole that way.  Such a repair is tried for
+ * each member of the leaf's class in turn (as for Borrowing; the
+ * representative last, since before session 35 it was the only one tried
+ * and the saved levels record those failures; session 35: I1's o9 not
+ * mended in 2e8 work, its mirror image i15 in 1.05e8), and for each donor
+ * in turn (repair_donors), until one is proven.  The proven siblings are
+ * grouped in families by the first move of their stored proofs (the
+ * source's first_move), and each family other than the pass's (whose
+ * members were borrowed or mended from the pass's proof, as a rule) gives
+ * its member whose white move is nearest (Chebyshev distance), the nearest
+ * families first, at most JT_MAX_REPAIR_DONORS - 1 of them; white's pass
+ * comes last, when it is proven.  A family's proof was found with a white
+ * stone elsewhere and breaks elsewhere: I2's h14 is not mended from the
+ * pass's proof (first move j8, black's h file up to h13; the failures
+ * climb to the root after 4.9e7 work), and is from h12's (first move i8)
+ * in 6.3e6.  The
  * repair's work counts as the leaf's and the tree's.  A leaf is repaired
  * once per tree (a resumed tree tries it again).  With
  * JtConfig.borrow_repair_permille the root's white moves that the pass's
@@ -214,7 +224,13 @@
 #include "fifth.h"
 #include "types.h"
 
-enum { JT_MAX_PATH = 48, JT_PN_CAP = 1000000, JT_MAX_SIM_DONORS = 16, JT_MAX_BALANCE = 1000000 };
+enum {
+    JT_MAX_PATH = 48,
+    JT_PN_CAP = 1000000,
+    JT_MAX_SIM_DONORS = 16,
+    JT_MAX_BALANCE = 1000000,
+    JT_MAX_REPAIR_DONORS = 4
+};
 
 /* JtState.repair_level's range: a repair has at least one call of at least 1000 nodes. */
 enum { JT_MIN_REPAIR_LEVEL = 10, JT_MAX_REPAIR_LEVEL = 63 };
@@ -311,6 +327,11 @@ typedef struct {
      * code on failure.
      */
     int (*repair)(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work);
+    /*
+     * The first move of b's stored proof (may be NULL; Repair's donors): 0
+     * and *mv in b's frame; RJ_ENOTFOUND when b has no stored proof.
+     */
+    int (*first_move)(void *ctx, const Board *b, Point *mv);
 } JtSource;
 
 typedef struct {

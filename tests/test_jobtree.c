@@ -145,7 +145,10 @@ static int mem_solved(void *ctx, const Board *b, Result r, const JtMoves *mv)
     return 0;
 }
 
-static JtSource mem_source(Mem *m) { return (JtSource){m, mem_lookup, mem_load, mem_save, mem_solved, NULL, NULL}; }
+static JtSource mem_source(Mem *m)
+{
+    return (JtSource){m, mem_lookup, mem_load, mem_save, mem_solved, NULL, NULL, NULL};
+}
 
 /* ---- scripted outcomes ---- */
 
@@ -1526,6 +1529,129 @@ static void test_borrow_repair_members(void **state)
 }
 
 /*
+ * Repair donors by family (the first move of their stored proofs): white's
+ * pass's proof and those mended from it are family 1, g_fd_fam marks the
+ * others' (0: no proof).  The pass's proof is mended for white moves on
+ * columns e-f, a family-2 proof for columns k-n; g_fd_bad counts donors of
+ * the pass's own family.
+ */
+static int g_fd_fam[BOARD_POINTS], g_fd_bad, g_fd_tries, g_fd_pass_on_kn, g_fd_tries_at[BOARD_POINTS];
+static int fd_first_move(void *ctx, const Board *b, Point *mv)
+{
+    (void)ctx;
+    Point w = POINT_NONE;
+    int whites = 0;
+    for (int p = 0; p < BOARD_POINTS; p++)
+        whites += b->cell[p] == WHITE;
+    if (whites == 2) { /* the pass's position: the root's two white stones */
+        *mv = 1;
+        return 0;
+    }
+    Board root = pos("h8 i9 i7 i8 g9");
+    int diff;
+    w = white_extra(b, &root, &diff);
+    if (diff != 1 || w >= BOARD_POINTS || !g_fd_fam[w])
+        return RJ_ENOTFOUND;
+    *mv = (Point)g_fd_fam[w];
+    return 0;
+}
+static int fd_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
+{
+    (void)nodes, (void)calls;
+    *work = REPAIR_WORK;
+    g_fd_tries++;
+    Point wt = POINT_NONE, wd = POINT_NONE;
+    for (int p = 0; p < BOARD_POINTS; p++) {
+        if (b->cell[p] == WHITE && donor->cell[p] == EMPTY)
+            wt = (Point)p;
+        if (donor->cell[p] == WHITE && b->cell[p] == EMPTY)
+            wd = (Point)p;
+    }
+    assert_true(wt < BOARD_POINTS);
+    g_fd_tries_at[wt]++;
+    int fam = wd == POINT_NONE ? 1 : g_fd_fam[wd];
+    g_fd_bad += fam != 2 && wd != POINT_NONE; /* a sibling donor of the pass's family, or without a proof */
+    int c = point_col(wt);
+    g_fd_pass_on_kn += fam == 1 && c >= 10 && c <= 13;
+    if ((fam == 1 && c >= 4 && c <= 5) || (fam == 2 && c >= 10 && c <= 13)) {
+        g_fd_fam[wt] = fam;
+        mem_store_proven(ctx, b);
+        return 0;
+    }
+    return RJ_EBADDATA;
+}
+
+/*
+ * The repair's donors: a proven sibling whose proof comes from another
+ * family than the pass's (here one stored before the search, on o4) is
+ * tried before the pass, and its family mends what the pass's cannot; the
+ * pass's family (the moves borrowed or mended from it) never donates.
+ */
+static void test_repair_donor_families(void **state)
+{
+    (void)state;
+    Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
+    static Mem m;
+    memset(&m, 0, sizeof m);
+    memset(g_fd_fam, 0, sizeof g_fd_fam);
+    memset(g_fd_tries_at, 0, sizeof g_fd_tries_at);
+    g_fd_bad = g_fd_tries = g_fd_pass_on_kn = 0;
+    Board seed = root;
+    board_play(&seed, pt("o4"));
+    mem_store_proven(&m, &seed);
+    g_fd_fam[pt("o4")] = 2;
+    JtSource src = mem_source(&m);
+    src.borrow = mem_borrow; /* columns a-d: the pass's family, unrecorded (fd_first_move: no proof) */
+    src.repair = fd_repair;
+    src.first_move = fd_first_move;
+    JtConfig cfg = {.goal = JT_GOAL_WIN,
+                    .rules = RULE_RENJU,
+                    .job_nodes = 1000,
+                    .borrow_pass = true,
+                    .repair_calls = 7,
+                    .borrow_repair_permille = 100};
+    JobTree *t;
+    assert_int_equal(jt_create(&t, &root, &cfg, &src), 0);
+    Script s = {.best = pt("g9"), .prove_pass = true};
+    JtJob job;
+    JtOutcome o;
+    assert_int_equal(jt_next(t, &job), 0); /* the pass first */
+    run_job(&s, &job, &o);
+    assert_int_equal(jt_done(t, &job, &o), 0);
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    assert_non_null(ch);
+    int n = 0;
+    assert_int_equal(jt_root_children(t, ch, &n), 0);
+    int ef = 0, kn = 0, other = 0, want_tries = 0;
+    for (int i = 0; i < n; i++) {
+        Point mv = ch[i].cls.moves[0];
+        if (mv == POINT_PASS || mv == pt("o4"))
+            continue;
+        int c = point_col(mv);
+        bool is_ef = c >= 4 && c <= 5, is_kn = c >= 10 && c <= 13;
+        if (c < 4) {
+            assert_int_equal(ch[i].status, RESULT_PROVEN); /* borrowed */
+            assert_int_equal(g_fd_tries_at[mv], 0);
+            continue;
+        }
+        ef += is_ef, kn += is_kn, other += !is_ef && !is_kn;
+        assert_int_equal(ch[i].status, is_ef || is_kn ? RESULT_PROVEN : RESULT_UNKNOWN);
+        /* family 2 first (one try where it mends), then the pass */
+        assert_int_equal(g_fd_tries_at[mv], is_kn ? 1 : 2);
+        want_tries += is_kn ? 1 : 2;
+    }
+    assert_true(ef > 5 && kn > 5 && other > 5);
+    assert_int_equal(g_fd_tries, want_tries);
+    assert_int_equal(g_fd_bad, 0);
+    assert_int_equal(g_fd_pass_on_kn, 0);
+    const JtStats *st = jt_stats(t);
+    assert_int_equal((int)st->repaired, ef + kn);
+    assert_int_equal((int)st->repair_tries, want_tries);
+    jt_free(t);
+    free(ch);
+}
+
+/*
  * The root of a goal-win search, white to move included, gets its job and
  * root_rerun reruns (4x each) whatever its pn, then the tree expands it;
  * root_cap stops the reruns where the next would exceed it.
@@ -2044,7 +2170,7 @@ static void test_random_dag(void **state)
     (void)state;
     Board root = pos("h8 i9 i7 i8 g9"); /* white to move */
     int composed = 0;
-    JtSource src = {&composed, rnd_lookup, rnd_load, NULL, rnd_solved, rnd_borrow, NULL};
+    JtSource src = {&composed, rnd_lookup, rnd_load, NULL, rnd_solved, rnd_borrow, NULL, NULL};
     JtConfig cfg = {.goal = JT_GOAL_WIN,
                     .rules = RULE_RENJU,
                     .job_nodes = 1000,
@@ -2277,7 +2403,7 @@ static void test_line(void **state)
 {
     (void)state;
     Board root = pos("h8 i9 i7 i8 g9");
-    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow, NULL};
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, rnd_borrow, NULL, NULL};
     JtConfig cfg = random_cfg(); /* borrowing proves many white moves, so lines go below the first */
     cfg.sim_donors = 0;
     JobTree *t;
@@ -2363,7 +2489,7 @@ static void test_line_frames(void **state)
 {
     (void)state;
     Board root = pos("h8"); /* every symmetry fixes it; white to move */
-    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, sympool_borrow, NULL};
+    JtSource src = {NULL, rnd_lookup, rnd_load, NULL, NULL, sympool_borrow, NULL, NULL};
     JtConfig cfg = {.goal = JT_GOAL_WIN,
                     .rules = RULE_RENJU,
                     .job_nodes = 1000,
@@ -2400,8 +2526,8 @@ static void random_dag_reload(int expand_below)
     HStore h1, h2;
     hs_init(&h1);
     hs_init(&h2);
-    JtSource src1 = {&h1, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL};
-    JtSource src2 = {&h2, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL};
+    JtSource src1 = {&h1, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL, NULL};
+    JtSource src2 = {&h2, hs_lookup, hs_load, hs_save, hs_solved, hs_borrow, NULL, NULL};
     JobTree *t;
     assert_int_equal(jt_create(&t, &root, &cfg, &src1), 0);
     assert_int_equal(run_random_jobs(t, &h1, TOTAL, a), TOTAL);
@@ -2565,6 +2691,7 @@ int main(void)
         cmocka_unit_test(test_repair_leaf),
         cmocka_unit_test(test_borrow_repair_root),
         cmocka_unit_test(test_borrow_repair_members),
+        cmocka_unit_test(test_repair_donor_families),
         cmocka_unit_test(test_pass_root),
         cmocka_unit_test(test_sim_after_probe),
         cmocka_unit_test(test_sim_after_probe_expand),

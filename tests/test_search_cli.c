@@ -1080,7 +1080,9 @@ static void test_repair_progress(void **state)
 /*
  * The root's repairs of white's pass's proof (RENJU_JT_BORROW_REPAIR) over
  * a resumed search: a root move whose repair failed is not repaired again at
- * the same budget, and is at a larger one (RENJU_JT_REPAIR_CALLS), once.
+ * the same budget, and is at a larger one (RENJU_JT_REPAIR_CALLS), once
+ * (from each of its donors: since session 35 a proven move whose proof
+ * begins otherwise than the pass's is one).
  */
 static void test_repair_resume(void **state)
 {
@@ -1106,7 +1108,9 @@ static void test_repair_resume(void **state)
     }
     assert_true(tries[0] >= 2); /* white's blocks of black's three (g7, k11), and what jobs prove later */
     assert_int_equal(tries[1], 0);
-    assert_true(tries[2] >= 2 && tries[2] <= tries[0]);
+    /* each failed move once more, from each of its donors (at most 4: JT_MAX_REPAIR_DONORS) */
+    if (!(tries[2] >= 2 && tries[2] <= 4 * tries[0]))
+        fail_msg("repair tries %ld %ld %ld %ld", tries[0], tries[1], tries[2], tries[3]);
     assert_int_equal(tries[3], 0);
     /* The levels go along with the states: exported, imported into a new database without complaint. */
     assert_int_equal(RENJU(path("rr.states"), path("rr.err"), "db export --states --db %s", db), 0);

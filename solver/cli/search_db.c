@@ -312,6 +312,22 @@ static int src_borrow(void *ctx, const Board *b, const Board *pass)
 }
 
 /* Repair (jobtree.h): mend donor's stored proof for b, fresh proofs in the repairs' own solver. */
+static int src_first_move(void *ctx, const Board *b, Point *mv)
+{
+    SearchDb *s = ctx;
+    int rc = db_flush(s->db); /* a sibling's proof may still be queued */
+    if (rc && rc != RJ_ECONFLICT)
+        return rc;
+    DbRecord r;
+    rc = db_get(s->db, b, s->rules, BLACK, &r);
+    if (rc)
+        return rc == RJ_EBADDATA ? RJ_ENOTFOUND : rc;
+    if (r.result != RESULT_PROVEN || !(r.flags & RECORD_HAS_PROOF) || r.best >= BOARD_POINTS)
+        return RJ_ENOTFOUND;
+    *mv = r.best;
+    return 0;
+}
+
 static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
 {
     SearchDb *s = ctx;
@@ -385,6 +401,7 @@ void search_db_enable_repair(SearchDb *s, JtSource *src, size_t tt_mb, atomic_bo
     s->stop = stop;
     s->repair_pr = pr;
     src->repair = src_repair;
+    src->first_move = src_first_move;
 }
 
 void search_db_free(SearchDb *s)
