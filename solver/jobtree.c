@@ -651,11 +651,24 @@ static void repair_budget(const JobTree *t, int id, int permille, uint64_t *node
 /* A repair's code that ends the donors' loop: proven, stopped, or an error (not RJ_EBADDATA / RJ_ENOTFOUND). */
 static bool ran_out(int rc) { return rc != RJ_EBADDATA && rc != RJ_ENOTFOUND; }
 
+/* A family's key: the first move's least image under the parent's symmetries (stab: sym_stabiliser). */
+static Point family_key(unsigned stab, Point first)
+{
+    Point k = first;
+    for (int g = 0; g < NUM_SYMS && first < BOARD_POINTS; g++)
+        if (stab >> g & 1u) {
+            Point q = sym_apply(g, first);
+            k = q < k ? q : k;
+        }
+    return k;
+}
+
 /*
  * The donors of a repair of child ci of white-to-move node pid (Repair,
  * jobtree.h), in the order to try them, as child indices of pid: for each
  * family of proven siblings (their stored proofs' first move, from the
- * source's first_move; one family when it is NULL) other than the pass's,
+ * source's first_move, up to the parent's symmetries; one family when it is
+ * NULL) other than the pass's,
  * its member nearest to ci's move, the nearest families first; then white's
  * pass when it is proven.  Returns their count (at most JT_MAX_REPAIR_DONORS).
  */
@@ -665,6 +678,7 @@ static int repair_donors(JobTree *t, int pid, int ci, int *donor)
     Point ym = p->cls[ci].moves[0];
     Board pb;
     node_board(t, p, &pb);
+    unsigned stab = sym_stabiliser(&pb); /* a mirror image of a proof is of the same family (its members) */
     int pass = -1;
     Point pass_first = POINT_NONE;
     int fam_dist[JT_MAX_REPAIR_DONORS], nf = 0;
@@ -679,6 +693,7 @@ static int repair_donors(JobTree *t, int pid, int ci, int *donor)
         board_setup_copy(&xb, &tmp);
         if (t->src.first_move(t->src.ctx, &tmp, &pass_first) != 0)
             pass_first = POINT_NONE;
+        pass_first = family_key(stab, pass_first);
     }
     if (pass >= 0 && !t->src.first_move)
         lim = 0; /* no families: the pass alone */
@@ -690,7 +705,7 @@ static int repair_donors(JobTree *t, int pid, int ci, int *donor)
         if (t->src.first_move) {
             Board xb = pb;
             board_play(&xb, xm);
-            if (t->src.first_move(t->src.ctx, &xb, &first) != 0 || first == pass_first)
+            if (t->src.first_move(t->src.ctx, &xb, &first) != 0 || (first = family_key(stab, first)) == pass_first)
                 continue; /* no proof to read, or the pass's family (mended from it, as a rule) */
         }
         int d = move_dist(xm, ym), f = 0;

@@ -177,7 +177,8 @@
  * mended in 2e8 work, its mirror image i15 in 1.05e8), and for each donor
  * in turn (repair_donors), until one is proven.  The proven siblings are
  * grouped in families by the first move of their stored proofs (the
- * source's first_move), and each family other than the pass's (whose
+ * source's first_move; up to the parent's symmetries, since the members'
+ * turns already try a proof's mirror images), and each family other than the pass's (whose
  * members were borrowed or mended from the pass's proof, as a rule) gives
  * its member whose white move is nearest (Chebyshev distance), the nearest
  * families first, at most JT_MAX_REPAIR_DONORS - 1 of them; white's pass

@@ -1408,6 +1408,7 @@ static void test_borrow_repair_root(void **state)
  */
 static bool g_mb_borrow[BOARD_POINTS], g_mb_repair[BOARD_POINTS];
 static int g_mb_seen_borrow[BOARD_POINTS], g_mb_seen_repair[BOARD_POINTS], g_mb_bad;
+static bool g_mb_used[BOARD_POINTS]; /* the point a class was proven on */
 static Point mb_white(const Board *b, const Board *donor)
 {
     int diff;
@@ -1421,7 +1422,32 @@ static int mb_borrow(void *ctx, const Board *b, const Board *pass)
     g_mb_seen_borrow[w]++;
     if (!g_mb_borrow[w])
         return RJ_EBADDATA;
+    g_mb_used[w] = true;
     mem_store_proven(ctx, b);
+    return 0;
+}
+/*
+ * The first move of a stored proof: white's pass's is g5, and so is that
+ * of a proof borrowed or mended from it on the point it was (g_mb_used);
+ * read on the class's other point, its mirror image i5 (one family up to
+ * the root's symmetry).
+ */
+static int mb_first_move(void *ctx, const Board *b, Point *mv)
+{
+    Result r;
+    if (mem_lookup(ctx, b, &r) != 0 || r != RESULT_PROVEN) {
+        int whites = 0;
+        for (int p = 0; p < BOARD_POINTS; p++)
+            whites += b->cell[p] == WHITE;
+        if (whites != 2)
+            return RJ_ENOTFOUND;
+        *mv = pt("g5"); /* the pass's position (not stored in Mem here) */
+        return 0;
+    }
+    Board root = pos("h8 h9 h10 h11 h12");
+    int diff;
+    Point w = white_extra(b, &root, &diff);
+    *mv = w < BOARD_POINTS && !g_mb_used[w] ? pt("i5") : pt("g5");
     return 0;
 }
 static int mb_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
@@ -1432,6 +1458,7 @@ static int mb_repair(void *ctx, const Board *b, const Board *donor, uint64_t nod
     g_mb_seen_repair[w]++;
     if (!g_mb_repair[w])
         return RJ_EBADDATA;
+    g_mb_used[w] = true;
     mem_store_proven(ctx, b);
     return 0;
 }
@@ -1454,10 +1481,12 @@ static void test_borrow_repair_members(void **state)
     JtSource src = mem_source(&m);
     src.borrow = mb_borrow;
     src.repair = mb_repair;
+    src.first_move = mb_first_move; /* every proof of the pass's family: no other donor */
     memset(g_mb_borrow, 0, sizeof g_mb_borrow);
     memset(g_mb_repair, 0, sizeof g_mb_repair);
     memset(g_mb_seen_borrow, 0, sizeof g_mb_seen_borrow);
     memset(g_mb_seen_repair, 0, sizeof g_mb_seen_repair);
+    memset(g_mb_used, 0, sizeof g_mb_used);
     g_mb_bad = 0;
     JtConfig cfg = {.goal = JT_GOAL_WIN,
                     .rules = RULE_RENJU,
