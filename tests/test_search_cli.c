@@ -1077,6 +1077,79 @@ static void test_repair_progress(void **state)
     }
 }
 
+/* Proven entries of the root's children ("fourth") in a search's JSON report. */
+static int proven_children(const char *s)
+{
+    const char *f = strstr(s, "\"fourth\":[");
+    const char *e = f ? strstr(f, "],\"line\"") : NULL;
+    int n = 0;
+    for (const char *q = f; q && e && (q = strstr(q, "\"status\":\"proven\"")) && q < e; q++)
+        n++;
+    return n;
+}
+
+/*
+ * --class-time: the open white moves of the root searched one by one as
+ * their own goal-win searches (here 30 jobs each: --max-jobs bounds each
+ * run, and without --time there is one round), the farthest from the stones
+ * first; what they prove is the root's.  Usage: seconds > 0, --goal win,
+ * white to move, and opening search only.
+ */
+static void test_class_time(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "ctime.lmdb");
+    /* The root's own jobs first: white's pass, and the moves its proof holds for. */
+    assert_int_equal(RENJU(path("ct0.json"), path("ct.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --max-jobs 3 --quiet "
+                           "--json --db %s",
+                           db),
+                     0);
+    char *s0 = slurp(path("ct0.json"));
+    int before = proven_children(s0);
+    assert_int_equal(json_int(s0, "class_runs"), 0);
+    free(s0);
+    assert_true(before > 100);
+    assert_int_equal(RENJU(path("ct1.json"), path("ct1.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
+                           "--max-jobs 30 --json --progress none --db %s",
+                           db),
+                     0);
+    char *s1 = slurp(path("ct1.json"));
+    int after = proven_children(s1);
+    long runs = json_int(s1, "class_runs"), proven = json_int(s1, "class_proven");
+    assert_true(json_int(s1, "class_jobs") >= runs);
+    assert_true(json_int(s1, "class_nodes") > 0);
+    free(s1);
+    assert_true(runs >= 2);
+    assert_true(proven >= 1);
+    assert_int_equal(after, before + (int)proven);
+    /* One line per run, in order of distance from the stones, farthest first, one round. */
+    char *e = slurp(path("ct1.err"));
+    int lines = 0, last = 99;
+    for (const char *q = strstr(e, "class "); q; q = strstr(q + 1, "\nclass ")) {
+        const char *d = strstr(q, "(distance ");
+        assert_non_null(d);
+        int dist = atoi(d + 10);
+        assert_true(dist <= last);
+        last = dist;
+        assert_non_null(strstr(q, "round 1"));
+        lines++;
+    }
+    free(e);
+    assert_int_equal(lines, (int)runs);
+    /* Usage errors: 64; a black-to-move root: 65. */
+    const char *bad[] = {"--class-time 0", "--class-time x", "--class-time 5 --goal fair-n"};
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(RENJU(path("ct.out"), path("ct.err"), "opening search I7 %s --db %s", bad[k], db), 64);
+    assert_int_equal(RENJU(path("ct.out"), path("ct.err"), "opening status I7 --class-time 5 --db %s", db), 64);
+    assert_int_equal(RENJU(path("ct.out"), path("ct.err"), "opening search \"I7 i8\" --class-time 5 --db %s", db), 65);
+    e = slurp(path("ct.err"));
+    assert_non_null(strstr(e, "--class-time"));
+    free(e);
+}
+
 /*
  * The root's repairs of white's pass's proof (RENJU_JT_BORROW_REPAIR) over
  * a resumed search: a root move whose repair failed is not repaired again at
@@ -1311,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_repair_in_tree),
         cmocka_unit_test(test_repair_progress),
         cmocka_unit_test(test_repair_resume),
+        cmocka_unit_test(test_class_time),
         cmocka_unit_test(test_status_pass_numbers),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),

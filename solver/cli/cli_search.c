@@ -18,6 +18,8 @@
  * bounds reached and exit 75.
  */
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,15 +292,17 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
         printf("\"finished\":%s,", jt_finished(t) ? "true" : "false");
         printf("\"jobs\":%llu,\"jobs_proven\":%llu,\"jobs_disproven\":%llu,\"jobs_unknown\":%llu,\"jobs_early\":%llu,"
                "\"nodes\":%llu,\"tree_nodes\":%llu,\"composed\":%llu,\"compose_failed\":%llu,\"borrowed\":%llu,"
-               "\"simulated\":%llu,\"repair_tries\":%llu,\"repaired\":%llu,\"repair_nodes\":%llu,\"time_s\":%.3f,"
-               "\"interrupted\":%s}\n",
+               "\"simulated\":%llu,\"repair_tries\":%llu,\"repaired\":%llu,\"repair_nodes\":%llu,\"class_runs\":%llu,"
+               "\"class_proven\":%llu,\"class_jobs\":%llu,\"class_nodes\":%llu,\"time_s\":%.3f,\"interrupted\":%s}\n",
                (unsigned long long)st->jobs, (unsigned long long)st->jobs_proven,
                (unsigned long long)st->jobs_disproven, (unsigned long long)st->jobs_unknown,
                (unsigned long long)st->jobs_early, (unsigned long long)st->nodes, (unsigned long long)st->tree_nodes,
                (unsigned long long)(sd ? sd->composed : 0), (unsigned long long)(sd ? sd->compose_failed : 0),
                (unsigned long long)st->borrowed, (unsigned long long)st->simulated,
                (unsigned long long)st->repair_tries, (unsigned long long)st->repaired,
-               (unsigned long long)st->repair_nodes, time_s, interrupted ? "true" : "false");
+               (unsigned long long)st->repair_nodes, (unsigned long long)(sd ? sd->class_runs : 0),
+               (unsigned long long)(sd ? sd->class_proven : 0), (unsigned long long)(sd ? sd->class_jobs : 0),
+               (unsigned long long)(sd ? sd->class_nodes : 0), time_s, interrupted ? "true" : "false");
         free(s.ch);
         return a->sgf ? line_sgf(a, t, root, line, nline) : 0;
     }
@@ -356,6 +360,10 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
            (unsigned long long)st->tree_nodes, (unsigned long long)(sd ? sd->composed : 0),
            (unsigned long long)st->borrowed, (unsigned long long)st->simulated, time_s,
            interrupted ? " (interrupted)" : "");
+    if (sd && sd->class_runs)
+        printf("moves searched on their own (--class-time): %llu runs, %llu proven, %llu jobs, %.3g work nodes\n",
+               (unsigned long long)sd->class_runs, (unsigned long long)sd->class_proven,
+               (unsigned long long)sd->class_jobs, (double)sd->class_nodes);
     if (st->repair_tries)
         printf("repairs: %llu tried, %llu proven, %.3g work nodes (counted above)\n",
                (unsigned long long)st->repair_tries, (unsigned long long)st->repaired, (double)st->repair_nodes);
@@ -418,8 +426,10 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     memcpy(av, argv, sizeof *av * (size_t)argc);
     av[argc] = NULL;
     const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL, *fail_s = NULL;
-    const char *log_s = NULL;
+    const char *log_s = NULL, *class_s = NULL;
     int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "class-time", true, &class_s);
     if (rc <= 1)
         rc = cli_take_opt(&argc, av, "job-log", true, &log_s);
     if (rc <= 1)
@@ -525,6 +535,17 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         rc = cli_error(EXIT_USAGE, "--job-log: only for opening search");
     if (!rc && log_s && !*log_s)
         rc = cli_error(EXIT_USAGE, "--job-log: expected a file name");
+    double class_time = 0;
+    if (!rc && class_s) {
+        char *end = NULL;
+        class_time = strtod(class_s, &end);
+        if (end == class_s || *end || !(class_time > 0) || class_time > 1e9)
+            rc = cli_error(EXIT_USAGE, "--class-time: expected seconds > 0, got '%s'", class_s);
+        else if (!run)
+            rc = cli_error(EXIT_USAGE, "--class-time: only for opening search");
+        else if (jc.goal != JT_GOAL_WIN)
+            rc = cli_error(EXIT_USAGE, "--class-time: only with --goal win");
+    }
     if (!rc && a.npos == 0)
         rc = cli_error(EXIT_USAGE, "opening %s: a POSITION is needed (e.g. I7, or \"I7 i8\" with --goal w4)",
                        run ? "search" : "status");
@@ -544,6 +565,9 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
         return cli_error(EXIT_DATAERR, "--goal w4: black must be to move (an opening and a 4th move: \"I7 i8\")");
     if (jc.goal == JT_GOAL_FAIR_N && root.to_move != WHITE)
         return cli_error(EXIT_DATAERR, "--goal fair-n: white must be to move (an opening: \"I7\")");
+    if (class_time > 0 && root.to_move != WHITE)
+        return cli_error(EXIT_DATAERR, "--class-time: white must be to move (an opening: \"I7\"), its moves "
+                                       "are the classes");
 
     o->a = a;
     o->jc = jc;
@@ -552,6 +576,7 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->tt_given = tt_given;
     o->fresh_tree = fresh_tree;
     o->job_log = log_s;
+    o->class_time = class_time;
     /* tuning knobs (docs/cli.md): JobRunner.early_permille (0: off) and early_dn */
     const char *ep = getenv("RENJU_JT_EARLY"), *ed = getenv("RENJU_JT_EARLY_DN");
     o->early_permille = ep ? atoi(ep) : DEFAULT_EARLY_PERMILLE;
@@ -612,6 +637,171 @@ int search_fresh_tree(const SearchOpts *o, Db *db)
     return 0;
 }
 
+/*
+ * Run the jobs of tree t (root: its position) with o's workers until it is
+ * decided, the deadline (0: none), o's --max-jobs / --nodes, or a stop
+ * request (*interrupted).  *rejected += proofs the checker refused.
+ * Returns 0, an exit code already printed (the solvers), or the pool's error
+ * code (not printed).
+ */
+static int run_tree(const SearchOpts *o, JobTree *t, SearchDb *sd, Db *db, const Board *root, double deadline,
+                    bool *interrupted, uint64_t *rejected)
+{
+    int nw = o->workers, rc = 0;
+    JobRunner runners[MAX_WORKERS];
+    Dfpn *solvers[MAX_WORKERS] = {0};
+    DfpnConfig cfg;
+    search_dfpn_config(o, &cfg);
+    for (int i = 0; i < nw && !rc; i++) {
+        rc = dfpn_create(&solvers[i], &cfg);
+        runners[i] = search_runner(o, solvers[i], &sd->store);
+    }
+    if (rc) {
+        for (int i = 0; i < nw; i++)
+            dfpn_free(solvers[i]);
+        return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
+    }
+    SearchOpts po = *o;
+    po.root = *root; /* the progress lines' position */
+    SearchProgress pr;
+    if ((rc = search_progress_init(&pr, &po))) {
+        for (int i = 0; i < nw; i++)
+            dfpn_free(solvers[i]);
+        return rc;
+    }
+    FlushCtx fc = {db, clock_now() + 1.0};
+    JobPoolConfig pc = {.workers = nw,
+                        .runners = runners,
+                        .stop = cli_run_stop(),
+                        .deadline = deadline,
+                        .max_jobs = o->max_jobs,
+                        .max_work = o->a.nodes > 0 ? (uint64_t)o->a.nodes : 0,
+                        .flush = flush_db,
+                        .flush_ctx = &fc,
+                        .progress = search_progress,
+                        .ctx = &pr};
+    int src_rc = jobpool_run(t, &pc);
+    search_progress_end(&pr, t);
+    *interrupted = src_rc == RJ_EINTR;
+    for (int i = 0; i < nw; i++) {
+        *rejected += runners[i].proofs_failed;
+        dfpn_free(solvers[i]);
+    }
+    return *interrupted ? 0 : src_rc;
+}
+
+/* Chebyshev distance from p to the nearest stone of b (9 when none is that near). */
+static int stone_distance(const Board *b, Point p)
+{
+    int best = 9;
+    for (int q = 0; q < BOARD_POINTS; q++)
+        if (board_at(b, (Point)q) != EMPTY) {
+            int dc = abs(point_col((Point)q) - point_col(p)), dr = abs(point_row((Point)q) - point_row(p));
+            int d = dc > dr ? dc : dr;
+            best = d < best ? d : best;
+        }
+    return best;
+}
+
+/*
+ * --class-time S: each open white move of root t (an opening; its 4th-move
+ * classes) searched in turn as its own goal-win search of at most S
+ * seconds (and o's --max-jobs / --nodes), the moves farthest from the stones
+ * first, each with its own saved tree; then the moves still open again with
+ * twice the time, and so on until --time is up (without --time, one round),
+ * or a stop request (*interrupted).  Then *t is built again over the
+ * results.  The runs are counted in sd (class_*).
+ * Returns as run_tree.
+ */
+static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource *src, Db *db, double t0,
+                        bool *interrupted, uint64_t *rejected)
+{
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    int *order = malloc(sizeof *order * (BOARD_POINTS + 1)), *dist = malloc(sizeof *dist * (BOARD_POINTS + 1));
+    int n = 0, no = 0, rc = 0;
+    if (!ch || !order || !dist || jt_root_children(*t, ch, &n)) {
+        free(ch), free(order), free(dist);
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    }
+    /* A root not expanded yet (a new search): its own jobs first, one at a time, until it is. */
+    SearchOpts one = *o;
+    one.max_jobs = 1;
+    double end0 = o->a.time_s > 0 ? t0 + o->a.time_s : 0;
+    for (int k = 0; k < 8 && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !rc && !*interrupted; k++) {
+        rc = run_tree(&one, *t, sd, db, &o->root, end0, interrupted, rejected);
+        if (!rc && jt_root_children(*t, ch, &n))
+            rc = cli_error(EXIT_SOFTWARE, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        Point m = ch[i].cls.moves[0];
+        if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
+            continue;
+        int d = stone_distance(&o->root, m), k = no++;
+        while (k > 0 && dist[k - 1] < d) { /* farthest first, ties in class order */
+            order[k] = order[k - 1], dist[k] = dist[k - 1];
+            k--;
+        }
+        order[k] = i, dist[k] = d;
+    }
+    double end = end0, secs = o->class_time;
+    Result *st = calloc((size_t)no + 1, sizeof *st); /* RESULT_UNKNOWN is 0 */
+    if (!st)
+        rc = cli_error(EXIT_SOFTWARE, "out of memory");
+    bool stopped = false;
+    for (int round = 1; !rc && !*interrupted && !stopped; round++, secs *= 2) {
+        int left = 0;
+        for (int k = 0; k < no && !rc && !*interrupted; k++) {
+            if (st[k] != RESULT_UNKNOWN)
+                continue;
+            double now = clock_now();
+            if ((end > 0 && now >= end) || atomic_load(cli_run_stop())) {
+                stopped = true;
+                break;
+            }
+            Board cb = o->root;
+            board_play(&cb, ch[order[k]].cls.moves[0]);
+            char name[8];
+            notation_point_str(ch[order[k]].cls.moves[0], name);
+            JobTree *ct = NULL;
+            if ((rc = jt_create(&ct, &cb, &o->jc, src))) {
+                rc = cli_error(cli_exit_code(rc), "cannot build the search tree of %s: %s", name, rj_strerror(rc));
+                break;
+            }
+            double dl = now + secs;
+            if (end > 0 && end < dl)
+                dl = end;
+            const JtStats *cs = jt_stats(ct);
+            uint64_t w0 = cs->nodes, j0 = cs->jobs;
+            rc = run_tree(o, ct, sd, db, &cb, dl, interrupted, rejected);
+            st[k] = jt_root_result(ct);
+            sd->class_runs++;
+            sd->class_proven += st[k] == RESULT_PROVEN;
+            sd->class_nodes += cs->nodes - w0;
+            sd->class_jobs += cs->jobs - j0;
+            left += st[k] == RESULT_UNKNOWN;
+            if (!o->a.quiet)
+                fprintf(stderr,
+                        "class %s (distance %d; round %d, %.3gs, %d of %d): %s, %.3g work nodes, %.1fs; %llu proven\n",
+                        name, dist[k], round, secs, k + 1, no, result_name(st[k]), (double)(cs->nodes - w0),
+                        clock_now() - now, (unsigned long long)sd->class_proven);
+            jt_free(ct);
+        }
+        if (end == 0 || left == 0) /* without --time one round; or nothing left */
+            break;
+    }
+    free(st);
+    free(ch), free(order), free(dist);
+    if (rc)
+        return rc;
+    /* The root again, over what the classes' searches stored. */
+    jt_free(*t);
+    *t = NULL;
+    int crc = jt_create(t, &o->root, &o->jc, src);
+    if (crc)
+        return cli_error(cli_exit_code(crc), "cannot build the search tree: %s", rj_strerror(crc));
+    return 0;
+}
+
 static int search_main(int argc, char **argv, bool run)
 {
     SearchOpts o;
@@ -621,8 +811,6 @@ static int search_main(int argc, char **argv, bool run)
     const CliArgs a = o.a;
     const JtConfig jc = o.jc;
     const Board root = o.root;
-    const uint64_t max_jobs = o.max_jobs;
-    const int workers = o.workers;
     Db *db;
     /* Each job commits (kill -9 loses at most the running jobs); the disk is synced once a second. */
     if ((rc = cli_db_open(cli_db_path(&a), run ? DB_CREATE | DB_NOSYNC : DB_RDONLY, &db)))
@@ -650,68 +838,33 @@ static int search_main(int argc, char **argv, bool run)
     if (run)
         cli_run_signals(); /* before the tree: its loading may repair proofs (RENJU_JT_BORROW_REPAIR) */
     if ((rc = jt_create(&t, &root, &jc, &src))) {
+        search_db_free(&sd);
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
     }
-    int nw = (int)workers;
-    JobRunner runners[MAX_WORKERS];
-    Dfpn *solvers[MAX_WORKERS] = {0};
-    int src_rc = 0;
+    int src_rc = 0, exit_rc = 0;
     bool interrupted = false;
-    if (run) {
-        DfpnConfig cfg;
-        search_dfpn_config(&o, &cfg);
-        for (int i = 0; i < nw && !rc; i++) {
-            rc = dfpn_create(&solvers[i], &cfg);
-            runners[i] = search_runner(&o, solvers[i], &sd.store);
-        }
-        if (rc) {
-            for (int i = 0; i < nw; i++)
-                dfpn_free(solvers[i]);
-            jt_free(t);
-            db_close(db);
-            return cli_error(cli_exit_code(rc), "cannot create the solvers: %s", rj_strerror(rc));
-        }
-        SearchProgress pr;
-        if ((rc = search_progress_init(&pr, &o))) {
-            for (int i = 0; i < nw; i++)
-                dfpn_free(solvers[i]);
-            jt_free(t);
-            db_close(db);
-            return rc;
-        }
-        FlushCtx fc = {db, t0 + 1.0};
-        JobPoolConfig pc = {.workers = nw,
-                            .runners = runners,
-                            .stop = cli_run_stop(),
-                            .deadline = a.time_s > 0 ? t0 + a.time_s : 0,
-                            .max_jobs = max_jobs,
-                            .max_work = a.nodes > 0 ? (uint64_t)a.nodes : 0,
-                            .flush = flush_db,
-                            .flush_ctx = &fc,
-                            .progress = search_progress,
-                            .ctx = &pr};
-        src_rc = jobpool_run(t, &pc);
-        search_progress_end(&pr, t);
-        interrupted = src_rc == RJ_EINTR;
-        if (interrupted)
-            src_rc = 0;
+    uint64_t rejected = 0;
+    if (run && o.class_time > 0)
+        src_rc = class_rounds(&o, &t, &sd, &src, db, t0, &interrupted, &rejected);
+    else if (run)
+        src_rc = run_tree(&o, t, &sd, db, &root, a.time_s > 0 ? t0 + a.time_s : 0, &interrupted, &rejected);
+    if (src_rc > 0 && src_rc < 256) { /* an exit code, printed */
+        exit_rc = src_rc;
+        src_rc = 0;
     }
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    int sgf_rc = search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd);
-    uint64_t rejected = 0;
-    for (int i = 0; run && i < nw; i++)
-        rejected += runners[i].proofs_failed;
+    int sgf_rc = t && !exit_rc ? search_report(&a, t, &root, jc.goal, clock_now() - t0, interrupted, &sd) : 0;
     if (rejected) /* a search bug: those positions were left unknown, nothing was claimed */
         fprintf(stderr, "renju: warning: %llu proofs failed the independent checker; their positions stay unknown\n",
                 (unsigned long long)rejected);
     jt_free(t);
-    for (int i = 0; i < nw; i++)
-        dfpn_free(solvers[i]);
     search_db_free(&sd);
     db_close(db);
+    if (exit_rc)
+        return exit_rc;
     if (src_rc)
         return cli_error(cli_exit_code(src_rc), "search stopped: %s", rj_strerror(src_rc));
     if (frc)

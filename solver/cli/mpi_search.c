@@ -550,6 +550,11 @@ int mpi_opening_main(int argc, char **argv, int rank, int size)
     rc = search_opts(argc - 1, argv + 1, true, &o);
     if (rc)
         return rc;
+    if (o.class_time > 0) {
+        if (rank == 0)
+            fprintf(stderr, "renju-mpi: --class-time: only for renju opening search (one machine)\n");
+        return EXIT_USAGE;
+    }
     cli_run_signals();
     if (rank != 0)
         o.a.quiet = true;

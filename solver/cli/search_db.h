@@ -56,6 +56,8 @@ typedef struct {
     uint64_t repair_tries;    /* repairs run */
     Progress *repair_pr;      /* their progress lines (may be NULL) */
     double repair_deadline;   /* clock_now() time after which no repair starts (0: none) */
+    /* `opening search --class-time` (cli_search.c): the root's moves searched on their own */
+    uint64_t class_runs, class_proven, class_jobs, class_nodes;
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
