@@ -546,7 +546,7 @@ static void borrow_pass(JobTree *t, int id)
             t->err = rc;
         } else if (repair && !c->repair_tried &&
                    c->st.repair_level >= repair_level(t, n->ch[i], t->cfg.borrow_repair_permille)) {
-            c->repair_tried = true; /* failed before at this budget: no leaf repair either (the same donor first) */
+            c->repair_tried = true; /* failed before at this budget: no leaf repair either (the same donors) */
         } else if (repair && !c->repair_tried) {
             /* the repairs after every check, the moves farthest from the stones first (Repair, jobtree.h) */
             int d = stone_dist(&nb, n->cls[i].moves[0]), k = nl++;
@@ -734,10 +734,12 @@ static int repair_donors(JobTree *t, int pid, int ci, int *donor)
 
 /*
  * Repair: before the whole job (or the expansion) of black-to-move leaf id,
- * child ci of white-to-move node pid, mend the proof of white's pass there
- * when it is proven, else of the nearest proven sibling (Repair, jobtree.h).
- * True when it proved the leaf; *why (may be NULL): the source's code (JtSource.repair; RJ_ENOTFOUND
- * when none ran).
+ * child ci of white-to-move node pid, mend the proof of each donor in turn
+ * (repair_donors: the other proof families' nearest members, then white's
+ * pass) on each point of the leaf's class until one is proven (Repair,
+ * jobtree.h).  True when it proved the leaf; *why (may be NULL): the
+ * source's code (JtSource.repair): RJ_EBADDATA when one ran and none proved
+ * it, RJ_ENOTFOUND when none ran.
  */
 static bool try_repair(JobTree *t, int pid, int ci, int id, int permille, int *why)
 {

@@ -167,7 +167,7 @@
  * keeping what holds and proving afresh, through the source's `repair`
  * callback, the nodes that do not: fresh proofs of at most repair_permille
  * thousandths of the leaf's job budget each, repair_calls times that budget
- * in all (a position with a stored result costs nothing; session 34: D3's
+ * in all for one donor and point (a position with a stored result costs nothing; session 34: D3's
  * m5, 299 of 300 calls answered by the database, failed at a cap of 300
  * calls and is proven with 805 solves of 2.6e7 work in all); the leaf
  * itself is never searched whole that way.  Such a repair is tried for

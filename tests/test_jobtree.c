@@ -1565,6 +1565,8 @@ static void test_borrow_repair_members(void **state)
  * the pass's own family.
  */
 static int g_fd_fam[BOARD_POINTS], g_fd_bad, g_fd_tries, g_fd_pass_on_kn, g_fd_tries_at[BOARD_POINTS];
+static int g_fd_last_dist[BOARD_POINTS]; /* the distance of the last sibling donor tried on a move (-1: the pass) */
+static int g_fd_order_bad;               /* a donor farther than the one before it, or one after the pass */
 static int fd_first_move(void *ctx, const Board *b, Point *mv)
 {
     (void)ctx;
@@ -1597,9 +1599,16 @@ static int fd_repair(void *ctx, const Board *b, const Board *donor, uint64_t nod
             wd = (Point)p;
     }
     assert_true(wt < BOARD_POINTS);
-    g_fd_tries_at[wt]++;
+    int dist = -1;
+    if (wd != POINT_NONE) {
+        int dc = abs(point_col(wd) - point_col(wt)), dr = abs(point_row(wd) - point_row(wt));
+        dist = dc > dr ? dc : dr;
+    }
+    if (g_fd_tries_at[wt]++ > 0) /* nearest families first, the pass last */
+        g_fd_order_bad += g_fd_last_dist[wt] < 0 || (dist >= 0 && dist < g_fd_last_dist[wt]);
+    g_fd_last_dist[wt] = dist;
     int fam = wd == POINT_NONE ? 1 : g_fd_fam[wd];
-    g_fd_bad += fam != 2 && wd != POINT_NONE; /* a sibling donor of the pass's family, or without a proof */
+    g_fd_bad += fam != 2 && fam != 3 && wd != POINT_NONE; /* a sibling donor of the pass's family, or without a proof */
     int c = point_col(wt);
     g_fd_pass_on_kn += fam == 1 && c >= 10 && c <= 13;
     if ((fam == 1 && c >= 4 && c <= 5) || (fam == 2 && c >= 10 && c <= 13)) {
@@ -1612,9 +1621,11 @@ static int fd_repair(void *ctx, const Board *b, const Board *donor, uint64_t nod
 
 /*
  * The repair's donors: a proven sibling whose proof comes from another
- * family than the pass's (here one stored before the search, on o4) is
- * tried before the pass, and its family mends what the pass's cannot; the
- * pass's family (the moves borrowed or mended from it) never donates.
+ * family than the pass's (here two stored before the search: o4, family 2,
+ * which mends columns k-n, and a15, family 3, which mends nothing) is
+ * tried before the pass, the nearest family first, and family 2 mends what
+ * the pass's cannot; the pass's family (the moves borrowed or mended from
+ * it) never donates.
  */
 static void test_repair_donor_families(void **state)
 {
@@ -1629,6 +1640,11 @@ static void test_repair_donor_families(void **state)
     board_play(&seed, pt("o4"));
     mem_store_proven(&m, &seed);
     g_fd_fam[pt("o4")] = 2;
+    seed = root;
+    board_play(&seed, pt("a15"));
+    mem_store_proven(&m, &seed);
+    g_fd_fam[pt("a15")] = 3;
+    g_fd_order_bad = 0;
     JtSource src = mem_source(&m);
     src.borrow = mem_borrow; /* columns a-d: the pass's family, unrecorded (fd_first_move: no proof) */
     src.repair = fd_repair;
@@ -1654,7 +1670,7 @@ static void test_repair_donor_families(void **state)
     int ef = 0, kn = 0, other = 0, want_tries = 0;
     for (int i = 0; i < n; i++) {
         Point mv = ch[i].cls.moves[0];
-        if (mv == POINT_PASS || mv == pt("o4"))
+        if (mv == POINT_PASS || mv == pt("o4") || mv == pt("a15"))
             continue;
         int c = point_col(mv);
         bool is_ef = c >= 4 && c <= 5, is_kn = c >= 10 && c <= 13;
@@ -1665,13 +1681,17 @@ static void test_repair_donor_families(void **state)
         }
         ef += is_ef, kn += is_kn, other += !is_ef && !is_kn;
         assert_int_equal(ch[i].status, is_ef || is_kn ? RESULT_PROVEN : RESULT_UNKNOWN);
-        /* family 2 first (one try where it mends), then the pass */
-        assert_int_equal(g_fd_tries_at[mv], is_kn ? 1 : 2);
-        want_tries += is_kn ? 1 : 2;
+        /* k-n: family 2 mends it, first or after family 3 when a15 is nearer; else 2 and 3 fail, then the pass */
+        if (is_kn)
+            assert_in_range(g_fd_tries_at[mv], 1, 2);
+        else
+            assert_int_equal(g_fd_tries_at[mv], 3);
+        want_tries += g_fd_tries_at[mv];
     }
     assert_true(ef > 5 && kn > 5 && other > 5);
     assert_int_equal(g_fd_tries, want_tries);
     assert_int_equal(g_fd_bad, 0);
+    assert_int_equal(g_fd_order_bad, 0);
     assert_int_equal(g_fd_pass_on_kn, 0);
     const JtStats *st = jt_stats(t);
     assert_int_equal((int)st->repaired, ef + kn);

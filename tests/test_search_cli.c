@@ -1100,6 +1100,14 @@ static void test_class_time(void **state)
     (void)state;
     char dbbuf[512];
     const char *db = dbpath(dbbuf, sizeof dbbuf, "ctime.lmdb");
+    /* The defaults here: knobs earlier tests leave set for the later ones are put back at the end. */
+    const char *knobs[] = {"RENJU_JT_EARLY", "RENJU_JT_PROBE", "RENJU_JT_ROOT_RERUN"};
+    char *saved[3];
+    for (int k = 0; k < 3; k++) {
+        const char *v = getenv(knobs[k]);
+        saved[k] = v ? strdup(v) : NULL;
+        assert_int_equal(unsetenv(knobs[k]), 0);
+    }
     /* The root's own jobs first: white's pass, and the moves its proof holds for. */
     assert_int_equal(RENJU(path("ct0.json"), path("ct.err"),
                            "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --max-jobs 3 --quiet "
@@ -1128,17 +1136,34 @@ static void test_class_time(void **state)
     /* One line per run, in order of distance from the stones, farthest first, one round. */
     char *e = slurp(path("ct1.err"));
     int lines = 0, last = 99;
-    for (const char *q = strstr(e, "class "); q; q = strstr(q + 1, "\nclass ")) {
+    char *save = NULL;
+    for (char *q = strtok_r(e, "\n", &save); q; q = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(q, "class ", 6))
+            continue;
         const char *d = strstr(q, "(distance ");
         assert_non_null(d);
         int dist = atoi(d + 10);
         assert_true(dist <= last);
         last = dist;
-        assert_non_null(strstr(q, "round 1"));
+        assert_non_null(strstr(q, "; round 1, "));
         lines++;
     }
     free(e);
     assert_int_equal(lines, (int)runs);
+    /* A new search: the position's own jobs first, until it is expanded, then its moves. */
+    char nbuf[512];
+    const char *ndb = dbpath(nbuf, sizeof nbuf, "ctime2.lmdb");
+    assert_int_equal(RENJU(path("ct2.json"), path("ct2.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
+                           "--max-jobs 5 --json --progress none --db %s",
+                           ndb),
+                     0);
+    char *s2 = slurp(path("ct2.json"));
+    if (json_int(s2, "jobs") < 1) /* the first tree's jobs are counted */
+        fail_msg("no jobs counted: %.400s", strstr(s2, "\"finished\""));
+    assert_true(json_int(s2, "class_runs") >= 1);
+    assert_true(proven_children(s2) > 100);
+    free(s2);
     /* Usage errors: 64; a black-to-move root: 65. */
     const char *bad[] = {"--class-time 0", "--class-time x", "--class-time 5 --goal fair-n"};
     for (int k = 0; k < 3; k++)
@@ -1148,6 +1173,11 @@ static void test_class_time(void **state)
     e = slurp(path("ct.err"));
     assert_non_null(strstr(e, "--class-time"));
     free(e);
+    for (int k = 0; k < 3; k++) {
+        if (saved[k])
+            assert_int_equal(setenv(knobs[k], saved[k], 1), 0);
+        free(saved[k]);
+    }
 }
 
 /*

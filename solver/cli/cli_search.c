@@ -247,7 +247,18 @@ int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, 
     Standing s;
     if (standing(t, root, &s))
         return cli_error(EXIT_SOFTWARE, "out of memory");
-    const JtStats *st = jt_stats(t);
+    JtStats sum = *jt_stats(t); /* with --class-time, the first tree's counters too (SearchDb.first_tree) */
+    if (sd && sd->has_first_tree) {
+        const JtStats *f = &sd->first_tree;
+        sum.jobs += f->jobs, sum.jobs_proven += f->jobs_proven, sum.jobs_disproven += f->jobs_disproven;
+        sum.jobs_unknown += f->jobs_unknown, sum.jobs_early += f->jobs_early;
+        sum.borrow_tries += f->borrow_tries, sum.borrowed += f->borrowed;
+        sum.sim_tries += f->sim_tries, sum.simulated += f->simulated;
+        sum.repair_tries += f->repair_tries, sum.repaired += f->repaired, sum.repair_nodes += f->repair_nodes;
+        sum.nodes += f->nodes, sum.job_time_s += f->job_time_s;
+        sum.expanded += f->expanded, sum.composed += f->composed, sum.compose_failed += f->compose_failed;
+    }
+    const JtStats *st = &sum;
     ProofNum pn, dn;
     jt_root_pn(t, &pn, &dn);
     char pos[POSITION_STR_LEN];
@@ -727,11 +738,18 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
     SearchOpts one = *o;
     one.max_jobs = 1;
     double end0 = o->a.time_s > 0 ? t0 + o->a.time_s : 0;
-    for (int k = 0; k < 8 && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !rc && !*interrupted; k++) {
+    for (int k = 0; k < 16 && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !rc && !*interrupted; k++) {
         rc = run_tree(&one, *t, sd, db, &o->root, end0, interrupted, rejected);
         if (!rc && jt_root_children(*t, ch, &n))
             rc = cli_error(EXIT_SOFTWARE, "out of memory");
+        if (end0 > 0 && clock_now() >= end0)
+            break;
     }
+    if (!rc && !*interrupted && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !o->a.quiet)
+        fprintf(stderr, "renju: --class-time: the position is not expanded yet (its own jobs ran out of time or "
+                        "budget): no move searched\n");
+    if (jt_root_result(*t) != RESULT_UNKNOWN)
+        n = 0; /* decided: nothing to search */
     for (int i = 0; i < n; i++) {
         Point m = ch[i].cls.moves[0];
         if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
@@ -744,17 +762,22 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
         order[k] = i, dist[k] = d;
     }
     double end = end0, secs = o->class_time;
-    Result *st = calloc((size_t)no + 1, sizeof *st); /* RESULT_UNKNOWN is 0 */
-    if (!st)
+    Result *st = calloc((size_t)no + 1, sizeof *st);         /* RESULT_UNKNOWN is 0 */
+    bool *settled = calloc((size_t)no + 1, sizeof *settled); /* decided, or its tree has nothing left to run */
+    if (!st || !settled)
         rc = cli_error(EXIT_SOFTWARE, "out of memory");
     bool stopped = false;
     for (int round = 1; !rc && !*interrupted && !stopped; round++, secs *= 2) {
         int left = 0;
         for (int k = 0; k < no && !rc && !*interrupted; k++) {
-            if (st[k] != RESULT_UNKNOWN)
+            if (settled[k])
                 continue;
             double now = clock_now();
-            if ((end > 0 && now >= end) || atomic_load(cli_run_stop())) {
+            if (atomic_load(cli_run_stop())) {
+                *interrupted = true; /* between two searches: the same exit as within one */
+                break;
+            }
+            if (end > 0 && now >= end) {
                 stopped = true;
                 break;
             }
@@ -774,11 +797,12 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
             uint64_t w0 = cs->nodes, j0 = cs->jobs;
             rc = run_tree(o, ct, sd, db, &cb, dl, interrupted, rejected);
             st[k] = jt_root_result(ct);
+            settled[k] = st[k] != RESULT_UNKNOWN || jt_finished(ct);
             sd->class_runs++;
             sd->class_proven += st[k] == RESULT_PROVEN;
             sd->class_nodes += cs->nodes - w0;
             sd->class_jobs += cs->jobs - j0;
-            left += st[k] == RESULT_UNKNOWN;
+            left += !settled[k];
             if (!o->a.quiet)
                 fprintf(stderr,
                         "class %s (distance %d; round %d, %.3gs, %d of %d): %s, %.3g work nodes, %.1fs; %llu proven\n",
@@ -790,15 +814,22 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
             break;
     }
     free(st);
+    free(settled);
     free(ch), free(order), free(dist);
     if (rc)
         return rc;
-    /* The root again, over what the classes' searches stored. */
+    if (sd->class_runs == 0)
+        return 0; /* nothing stored since the tree was built */
+    /* The root again, over what the classes' searches stored; its first counters go to the report. */
+    sd->first_tree = *jt_stats(*t);
+    sd->has_first_tree = true;
     jt_free(*t);
     *t = NULL;
     int crc = jt_create(t, &o->root, &o->jc, src);
     if (crc)
         return cli_error(cli_exit_code(crc), "cannot build the search tree: %s", rj_strerror(crc));
+    if (atomic_load(cli_run_stop()))
+        *interrupted = true; /* during the rebuild: no pool ran to see it */
     return 0;
 }
 

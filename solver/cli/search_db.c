@@ -311,7 +311,11 @@ static int src_borrow(void *ctx, const Board *b, const Board *pass)
     return rc;
 }
 
-/* Repair (jobtree.h): mend donor's stored proof for b, fresh proofs in the repairs' own solver. */
+/*
+ * The first move of b's stored proof (JtSource.first_move: a repair's donor
+ * families).  A database error reads as no proof: it only leaves a donor
+ * out, and the next read reports it.
+ */
 static int src_first_move(void *ctx, const Board *b, Point *mv)
 {
     SearchDb *s = ctx;
@@ -328,6 +332,7 @@ static int src_first_move(void *ctx, const Board *b, Point *mv)
     return 0;
 }
 
+/* Repair (jobtree.h): mend donor's stored proof for b, fresh proofs in the repairs' own solver. */
 static int src_repair(void *ctx, const Board *b, const Board *donor, uint64_t nodes, int calls, uint64_t *work)
 {
     SearchDb *s = ctx;

@@ -58,6 +58,8 @@ typedef struct {
     double repair_deadline;   /* clock_now() time after which no repair starts (0: none) */
     /* `opening search --class-time` (cli_search.c): the root's moves searched on their own */
     uint64_t class_runs, class_proven, class_jobs, class_nodes;
+    JtStats first_tree; /* the counters of the position's own tree before it was built again (has_first_tree) */
+    bool has_first_tree;
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
