@@ -1,6 +1,7 @@
 /* board.c - see board.h. */
 #include "board.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "zobrist.h"
@@ -173,4 +174,18 @@ bool board_check(const Board *b)
                 if (b->line[c][d][i] & ~board_line_valid(d, i))
                     return false;
     return board_compute_key(b) == b->key;
+}
+
+int board_stone_dist(const Board *b, Point p)
+{
+    int c = point_col(p), r = point_row(p);
+    for (int d = 1; d <= 8; d++)
+        for (int dc = -d; dc <= d; dc++)
+            for (int dr = -d; dr <= d; dr++) {
+                if (abs(dc) != d && abs(dr) != d)
+                    continue;
+                if (board_at_cr(b, c + dc, r + dr) > 0)
+                    return d;
+            }
+    return 9;
 }

@@ -158,4 +158,7 @@ bool board_check(const Board *b);
 /* True when the last two moves were both passes (the game is drawn). */
 bool board_two_passes(const Board *b);
 
+/* Chebyshev distance from p to the nearest stone of b (9 when none is within 8). */
+int board_stone_dist(const Board *b, Point p);
+
 #endif /* RJ_BOARD_H */

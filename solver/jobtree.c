@@ -78,21 +78,6 @@ static void node_board(const JobTree *t, const Node *n, Board *b)
     }
 }
 
-/* Chebyshev distance from p to the nearest stone (9 when none within 8). */
-static int stone_dist(const Board *b, Point p)
-{
-    int c = point_col(p), r = point_row(p);
-    for (int d = 1; d <= 8; d++)
-        for (int dc = -d; dc <= d; dc++)
-            for (int dr = -d; dr <= d; dr++) {
-                if (abs(dc) != d && abs(dr) != d)
-                    continue;
-                if (board_at_cr(b, c + dc, r + dr) > 0)
-                    return d;
-            }
-    return 9;
-}
-
 /* A job's proof number as a leaf estimate: at least 1, at most JT_PN_CAP. */
 static ProofNum cap_pn(ProofNum v) { return v == 0 ? 1 : v > JT_PN_CAP ? JT_PN_CAP : v; }
 
@@ -369,7 +354,7 @@ static int expand(JobTree *t, int id)
         if (c->phase == PHASE_FRESH && c->st.jobs == 0) {
             mark_dirty(t, cid); /* new estimates: its other parents too */
             ProofNum opn = c->epn, odn = c->edn;
-            int d = m == POINT_PASS ? 9 : stone_dist(&b, m);
+            int d = m == POINT_PASS ? 9 : board_stone_dist(&b, m);
             int e = -1;
             for (int j = 0; j < nest; j++)
                 for (int q = 0; q < mc.n; q++)
@@ -549,7 +534,7 @@ static void borrow_pass(JobTree *t, int id)
             c->repair_tried = true; /* failed before at this budget: no leaf repair either (the same donors) */
         } else if (repair && !c->repair_tried) {
             /* the repairs after every check, the moves farthest from the stones first (Repair, jobtree.h) */
-            int d = stone_dist(&nb, n->cls[i].moves[0]), k = nl++;
+            int d = board_stone_dist(&nb, n->cls[i].moves[0]), k = nl++;
             while (k > 0 && far[k - 1] < d) {
                 later[k] = later[k - 1];
                 far[k] = far[k - 1];

@@ -701,19 +701,6 @@ static int run_tree(const SearchOpts *o, JobTree *t, SearchDb *sd, Db *db, const
     return *interrupted ? 0 : src_rc;
 }
 
-/* Chebyshev distance from p to the nearest stone of b (9 when none is that near). */
-static int stone_distance(const Board *b, Point p)
-{
-    int best = 9;
-    for (int q = 0; q < BOARD_POINTS; q++)
-        if (board_at(b, (Point)q) != EMPTY) {
-            int dc = abs(point_col((Point)q) - point_col(p)), dr = abs(point_row((Point)q) - point_row(p));
-            int d = dc > dr ? dc : dr;
-            best = d < best ? d : best;
-        }
-    return best;
-}
-
 /*
  * --class-time S: each open white move of root t (an opening; its 4th-move
  * classes) searched in turn as its own goal-win search of at most S
@@ -754,7 +741,7 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
         Point m = ch[i].cls.moves[0];
         if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
             continue;
-        int d = stone_distance(&o->root, m), k = no++;
+        int d = board_stone_dist(&o->root, m), k = no++;
         while (k > 0 && dist[k - 1] < d) { /* farthest first, ties in class order */
             order[k] = order[k - 1], dist[k] = dist[k - 1];
             k--;
