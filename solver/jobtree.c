@@ -1474,6 +1474,8 @@ int jt_check_updates(JobTree *t)
 
 Result jt_root_result(const JobTree *t) { return (Result)t->nodes[0].status; }
 
+bool jt_root_expanded(const JobTree *t) { return t->nodes[0].phase == PHASE_EXPANDED; }
+
 void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn)
 {
     *pn = t->nodes[0].pn;

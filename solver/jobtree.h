@@ -449,6 +449,7 @@ int jt_check_updates(JobTree *t);
 
 /* The root's status, proof numbers and the counters. */
 Result jt_root_result(const JobTree *t);
+bool jt_root_expanded(const JobTree *t); /* its children are known (its first jobs ran) */
 void jt_root_pn(const JobTree *t, ProofNum *pn, ProofNum *dn);
 const JtStats *jt_stats(const JobTree *t);
 

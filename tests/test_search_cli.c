@@ -1078,6 +1078,29 @@ static void test_repair_progress(void **state)
 }
 
 /* Proven entries of the root's children ("fourth") in a search's JSON report. */
+/* The search knobs earlier tests leave set for later ones: unset (their defaults), the old values kept in saved. */
+static const char *const knobs[] = {"RENJU_JT_EARLY", "RENJU_JT_PROBE", "RENJU_JT_ROOT_RERUN"};
+enum { NKNOBS = 3 };
+
+static void knobs_default(char *saved[NKNOBS])
+{
+    for (int k = 0; k < NKNOBS; k++) {
+        const char *v = getenv(knobs[k]);
+        saved[k] = v ? strdup(v) : NULL;
+        assert_int_equal(unsetenv(knobs[k]), 0);
+    }
+}
+
+/* Put back what knobs_default saved. */
+static void knobs_restore(char *saved[NKNOBS])
+{
+    for (int k = 0; k < NKNOBS; k++) {
+        if (saved[k])
+            assert_int_equal(setenv(knobs[k], saved[k], 1), 0);
+        free(saved[k]);
+    }
+}
+
 static int proven_children(const char *s)
 {
     const char *f = strstr(s, "\"fourth\":[");
@@ -1101,13 +1124,8 @@ static void test_class_time(void **state)
     char dbbuf[512];
     const char *db = dbpath(dbbuf, sizeof dbbuf, "ctime.lmdb");
     /* The defaults here: knobs earlier tests leave set for the later ones are put back at the end. */
-    const char *knobs[] = {"RENJU_JT_EARLY", "RENJU_JT_PROBE", "RENJU_JT_ROOT_RERUN"};
-    char *saved[3];
-    for (int k = 0; k < 3; k++) {
-        const char *v = getenv(knobs[k]);
-        saved[k] = v ? strdup(v) : NULL;
-        assert_int_equal(unsetenv(knobs[k]), 0);
-    }
+    char *saved[NKNOBS];
+    knobs_default(saved);
     /* The root's own jobs first: white's pass, and the moves its proof holds for. */
     assert_int_equal(RENJU(path("ct0.json"), path("ct.err"),
                            "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --max-jobs 3 --quiet "
@@ -1173,11 +1191,92 @@ static void test_class_time(void **state)
     e = slurp(path("ct.err"));
     assert_non_null(strstr(e, "--class-time"));
     free(e);
-    for (int k = 0; k < 3; k++) {
-        if (saved[k])
-            assert_int_equal(setenv(knobs[k], saved[k], 1), 0);
-        free(saved[k]);
+    knobs_restore(saved);
+}
+
+#ifdef RJ_RENJU_MPI_BIN
+/* The moves of the "class X (...)" lines of a stderr file, sorted, space-separated (malloc'd); *rounds1: all in
+ * round 1. */
+static char *class_moves(const char *err, bool *rounds1)
+{
+    char *e = slurp(err), *save = NULL;
+    char mv[256][8];
+    int n = 0;
+    *rounds1 = true;
+    for (char *q = strtok_r(e, "\n", &save); q && n < 256; q = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(q, "class ", 6))
+            continue;
+        assert_int_equal(sscanf(q + 6, "%7s", mv[n]), 1);
+        *rounds1 &= strstr(q, "; round 1, ") != NULL;
+        n++;
     }
+    free(e);
+    qsort(mv, (size_t)n, sizeof mv[0], (int (*)(const void *, const void *))strcmp);
+    char *out = calloc((size_t)n * 8 + 1, 1);
+    assert_non_null(out);
+    for (int i = 0; i < n; i++) {
+        strcat(out, i ? " " : "");
+        strcat(out, mv[i]);
+    }
+    return out;
+}
+#endif
+
+/*
+ * --class-time through MPI (mpirun -np 3: two workers, so two classes can
+ * run at once): from two copies of one database, the same classes searched
+ * as by the local search, once each in one round, what they prove the
+ * root's, the stored proofs accepted by `db verify`.
+ */
+static void test_mpi_class_time(void **state)
+{
+    (void)state;
+#ifdef RJ_RENJU_MPI_BIN
+    if (!have_mpirun()) {
+        print_message("mpirun not found: MPI search test skipped\n");
+        skip();
+    }
+    char *saved[NKNOBS];
+    knobs_default(saved);
+    char dba[512], dbb[512];
+    dbpath(dba, sizeof dba, "mcl.lmdb");
+    dbpath(dbb, sizeof dbb, "mcm.lmdb");
+    const char *pos = "\"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000";
+    assert_int_equal(
+        RENJU(path("mc0.json"), path("mc0.err"), "opening search %s --max-jobs 3 --json --db %s", pos, dba), 0);
+    char *s0 = slurp(path("mc0.json"));
+    int before = proven_children(s0);
+    free(s0);
+    assert_int_equal(sh("cp %s %s", dba, dbb), 0);
+    const char *ct = "--class-time 1000 --max-jobs 30 --json --progress none";
+    assert_int_equal(RENJU(path("mcl.json"), path("mcl.err"), "opening search %s %s --db %s", pos, ct, dba), 0);
+    assert_int_equal(
+        sh("%s opening search %s %s --db %s >%s 2>%s", MPIRUN, pos, ct, dbb, path("mcm.json"), path("mcm.err")), 0);
+    char *l = slurp(path("mcl.json")), *m = slurp(path("mcm.json"));
+    long runs = json_int(m, "class_runs"), proven = json_int(m, "class_proven");
+    assert_true(runs >= 2);
+    assert_true(proven >= 1);
+    assert_int_equal(runs, json_int(l, "class_runs"));
+    assert_int_equal(proven_children(m), before + (int)proven);
+    assert_true(json_int(m, "class_jobs") >= runs);
+    free(l);
+    free(m);
+    bool r1l, r1m;
+    char *cl = class_moves(path("mcl.err"), &r1l), *cm = class_moves(path("mcm.err"), &r1m);
+    assert_true(strlen(cm) >= 5);
+    assert_string_equal(cl, cm);
+    assert_true(r1l && r1m);
+    free(cl);
+    free(cm);
+    assert_int_equal(RENJU(path("mcv.txt"), path("mcv.err"), "db verify --db %s", dbb), 0);
+    char *e = slurp(path("mcm.err"));
+    assert_non_null(strstr(e, ", 0 refused"));
+    free(e);
+    knobs_restore(saved);
+#else
+    print_message("renju-mpi not built (CMake found no MPI): MPI search test skipped\n");
+    skip();
+#endif
 }
 
 /*
@@ -1415,6 +1514,7 @@ int main(void)
         cmocka_unit_test(test_repair_progress),
         cmocka_unit_test(test_repair_resume),
         cmocka_unit_test(test_class_time),
+        cmocka_unit_test(test_mpi_class_time),
         cmocka_unit_test(test_status_pass_numbers),
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),

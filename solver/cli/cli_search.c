@@ -701,6 +701,60 @@ static int run_tree(const SearchOpts *o, JobTree *t, SearchDb *sd, Db *db, const
     return *interrupted ? 0 : src_rc;
 }
 
+int search_class_list(const SearchOpts *o, JobTree *t, ClassList *cl)
+{
+    cl->n = 0;
+    if (jt_root_result(t) != RESULT_UNKNOWN)
+        return 0; /* decided: nothing to search */
+    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
+    int n = 0;
+    if (!ch || jt_root_children(t, ch, &n)) {
+        free(ch);
+        return RJ_ENOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        Point m = ch[i].cls.moves[0];
+        if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
+            continue;
+        int d = board_stone_dist(&o->root, m), k = cl->n++;
+        while (k > 0 && cl->dist[k - 1] < d) { /* farthest first, ties in class order */
+            cl->move[k] = cl->move[k - 1], cl->dist[k] = cl->dist[k - 1];
+            k--;
+        }
+        cl->move[k] = m, cl->dist[k] = d;
+    }
+    free(ch);
+    return 0;
+}
+
+void search_class_line(const SearchOpts *o, const ClassList *cl, int k, int round, double secs, Result r, uint64_t work,
+                       double time_s, uint64_t proven)
+{
+    if (o->a.quiet)
+        return;
+    char name[8];
+    notation_point_str(cl->move[k], name);
+    fprintf(stderr, "class %s (distance %d; round %d, %.3gs, %d of %d): %s, %.3g work nodes, %.1fs; %llu proven\n",
+            name, cl->dist[k], round, secs, k + 1, cl->n, result_name(r), (double)work, time_s,
+            (unsigned long long)proven);
+}
+
+int search_class_rebuild(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource *src, bool *interrupted)
+{
+    if (sd->class_runs == 0)
+        return 0; /* nothing stored since the tree was built */
+    sd->first_tree = *jt_stats(*t);
+    sd->has_first_tree = true;
+    jt_free(*t);
+    *t = NULL;
+    int rc = jt_create(t, &o->root, &o->jc, src);
+    if (rc)
+        return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
+    if (atomic_load(cli_run_stop()))
+        *interrupted = true; /* during the rebuild: no pool ran to see it */
+    return 0;
+}
+
 /*
  * --class-time S: each open white move of root t (an opening; its 4th-move
  * classes) searched in turn as its own goal-win search of at most S
@@ -714,44 +768,30 @@ static int run_tree(const SearchOpts *o, JobTree *t, SearchDb *sd, Db *db, const
 static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource *src, Db *db, double t0,
                         bool *interrupted, uint64_t *rejected)
 {
-    JtChild *ch = malloc(sizeof *ch * (BOARD_POINTS + 1));
-    int *order = malloc(sizeof *order * (BOARD_POINTS + 1)), *dist = malloc(sizeof *dist * (BOARD_POINTS + 1));
-    int n = 0, no = 0, rc = 0;
-    if (!ch || !order || !dist || jt_root_children(*t, ch, &n)) {
-        free(ch), free(order), free(dist);
+    ClassList *cl = malloc(sizeof *cl);
+    int rc = 0;
+    if (!cl)
         return cli_error(EXIT_SOFTWARE, "out of memory");
-    }
     /* A root not expanded yet (a new search): its own jobs first, one at a time, until it is. */
     SearchOpts one = *o;
     one.max_jobs = 1;
-    double end0 = o->a.time_s > 0 ? t0 + o->a.time_s : 0;
-    for (int k = 0; k < 16 && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !rc && !*interrupted; k++) {
-        rc = run_tree(&one, *t, sd, db, &o->root, end0, interrupted, rejected);
-        if (!rc && jt_root_children(*t, ch, &n))
-            rc = cli_error(EXIT_SOFTWARE, "out of memory");
-        if (end0 > 0 && clock_now() >= end0)
+    double end = o->a.time_s > 0 ? t0 + o->a.time_s : 0;
+    for (int k = 0;
+         k < CLASS_ROOT_TRIES && !jt_root_expanded(*t) && jt_root_result(*t) == RESULT_UNKNOWN && !rc && !*interrupted;
+         k++) {
+        rc = run_tree(&one, *t, sd, db, &o->root, end, interrupted, rejected);
+        if (end > 0 && clock_now() >= end)
             break;
     }
-    if (!rc && !*interrupted && n == 0 && jt_root_result(*t) == RESULT_UNKNOWN && !o->a.quiet)
+    if (!rc && !*interrupted && !jt_root_expanded(*t) && jt_root_result(*t) == RESULT_UNKNOWN && !o->a.quiet)
         fprintf(stderr, "renju: --class-time: the position is not expanded yet (its own jobs ran out of time or "
                         "budget): no move searched\n");
-    if (jt_root_result(*t) != RESULT_UNKNOWN)
-        n = 0; /* decided: nothing to search */
-    for (int i = 0; i < n; i++) {
-        Point m = ch[i].cls.moves[0];
-        if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
-            continue;
-        int d = board_stone_dist(&o->root, m), k = no++;
-        while (k > 0 && dist[k - 1] < d) { /* farthest first, ties in class order */
-            order[k] = order[k - 1], dist[k] = dist[k - 1];
-            k--;
-        }
-        order[k] = i, dist[k] = d;
-    }
-    double end = end0, secs = o->class_time;
-    Result *st = calloc((size_t)no + 1, sizeof *st);         /* RESULT_UNKNOWN is 0 */
+    if (!rc && search_class_list(o, *t, cl))
+        rc = cli_error(EXIT_SOFTWARE, "out of memory");
+    int no = rc ? 0 : cl->n;
+    double secs = o->class_time;
     bool *settled = calloc((size_t)no + 1, sizeof *settled); /* decided, or its tree has nothing left to run */
-    if (!st || !settled)
+    if (!settled && !rc)
         rc = cli_error(EXIT_SOFTWARE, "out of memory");
     bool stopped = false;
     for (int round = 1; !rc && !*interrupted && !stopped; round++, secs *= 2) {
@@ -769,11 +809,11 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
                 break;
             }
             Board cb = o->root;
-            board_play(&cb, ch[order[k]].cls.moves[0]);
-            char name[8];
-            notation_point_str(ch[order[k]].cls.moves[0], name);
+            board_play(&cb, cl->move[k]);
             JobTree *ct = NULL;
             if ((rc = jt_create(&ct, &cb, &o->jc, src))) {
+                char name[8];
+                notation_point_str(cl->move[k], name);
                 rc = cli_error(cli_exit_code(rc), "cannot build the search tree of %s: %s", name, rj_strerror(rc));
                 break;
             }
@@ -783,41 +823,24 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
             const JtStats *cs = jt_stats(ct);
             uint64_t w0 = cs->nodes, j0 = cs->jobs;
             rc = run_tree(o, ct, sd, db, &cb, dl, interrupted, rejected);
-            st[k] = jt_root_result(ct);
-            settled[k] = st[k] != RESULT_UNKNOWN || jt_finished(ct);
+            Result r = jt_root_result(ct);
+            settled[k] = r != RESULT_UNKNOWN || jt_finished(ct);
             sd->class_runs++;
-            sd->class_proven += st[k] == RESULT_PROVEN;
+            sd->class_proven += r == RESULT_PROVEN;
             sd->class_nodes += cs->nodes - w0;
             sd->class_jobs += cs->jobs - j0;
             left += !settled[k];
-            if (!o->a.quiet)
-                fprintf(stderr,
-                        "class %s (distance %d; round %d, %.3gs, %d of %d): %s, %.3g work nodes, %.1fs; %llu proven\n",
-                        name, dist[k], round, secs, k + 1, no, result_name(st[k]), (double)(cs->nodes - w0),
-                        clock_now() - now, (unsigned long long)sd->class_proven);
+            search_class_line(o, cl, k, round, secs, r, cs->nodes - w0, clock_now() - now, sd->class_proven);
             jt_free(ct);
         }
         if (end == 0 || left == 0) /* without --time one round; or nothing left */
             break;
     }
-    free(st);
     free(settled);
-    free(ch), free(order), free(dist);
+    free(cl);
     if (rc)
         return rc;
-    if (sd->class_runs == 0)
-        return 0; /* nothing stored since the tree was built */
-    /* The root again, over what the classes' searches stored; its first counters go to the report. */
-    sd->first_tree = *jt_stats(*t);
-    sd->has_first_tree = true;
-    jt_free(*t);
-    *t = NULL;
-    int crc = jt_create(t, &o->root, &o->jc, src);
-    if (crc)
-        return cli_error(cli_exit_code(crc), "cannot build the search tree: %s", rj_strerror(crc));
-    if (atomic_load(cli_run_stop()))
-        *interrupted = true; /* during the rebuild: no pool ran to see it */
-    return 0;
+    return search_class_rebuild(o, t, sd, src, interrupted);
 }
 
 static int search_main(int argc, char **argv, bool run)

@@ -79,6 +79,34 @@ void search_progress_end(SearchProgress *p, JobTree *t);
 int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
                   const SearchDb *sd);
 
+/* --class-time: the open moves of an opening, farthest from the stones first. */
+typedef struct {
+    int n;
+    Point move[BOARD_POINTS];
+    int dist[BOARD_POINTS]; /* board_stone_dist from the root's stones */
+} ClassList;
+
+/* A root not expanded yet gets this many of its own jobs, one at a time, before --class-time gives up on it. */
+enum { CLASS_ROOT_TRIES = 16 };
+
+/* The open moves of root tree t (none when it is decided), farthest first, ties in class order; 0 or RJ_ENOMEM. */
+int search_class_list(const SearchOpts *o, JobTree *t, ClassList *cl);
+
+/*
+ * One class's stderr line (unless --quiet): move k of cl, its round and
+ * time, what its search found and the classes proven so far.
+ */
+void search_class_line(const SearchOpts *o, const ClassList *cl, int k, int round, double secs, Result r, uint64_t work,
+                       double time_s, uint64_t proven);
+
+/*
+ * After class runs: root tree *t built again over what they stored (its
+ * counters so far kept in sd->first_tree for the report); nothing when no
+ * class ran.  A stop request meanwhile sets *interrupted.  0 or an exit code
+ * (printed).
+ */
+int search_class_rebuild(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource *src, bool *interrupted);
+
 /*
  * `renju-mpi opening search ...` on an MPI rank (mpi_search.c; MPI_Init done
  * by the caller): rank 0 the master, the others workers.  Returns the exit code.

@@ -23,6 +23,11 @@
  * early get more work.  One job is in flight per worker: a job runs for
  * seconds to minutes, against microseconds of messaging.
  *
+ * With --class-time S (cli_search.h, ClassList) the master keeps one tree
+ * per open class (Slot): a class opens when no open tree has a job for a
+ * waiting worker, runs S seconds from its opening, and closes when nothing
+ * of it is in flight; so with W workers up to W classes run at once.
+ *
  * Stopping and failures.  --time / --max-jobs stop new jobs; SIGINT,
  * SIGTERM or SIGUSR1 (mpirun and srun forward them; Slurm's --signal warning)
  * interrupt the running jobs (dropped, as locally), the master commits and
@@ -53,6 +58,7 @@
 #include "jobpool.h"
 #include "jobrun.h"
 #include "jobtree.h"
+#include "notation.h"
 #include "proof.h"
 #include "search_db.h"
 
@@ -234,14 +240,38 @@ static int worker(const SearchOpts *o)
 
 /* ---- master ---- */
 
+/*
+ * A tree the master hands jobs from: the position's own, or under
+ * --class-time one class's (a 4th move searched on its own).  Classes are
+ * opened when no open tree has a job for a waiting worker, so with many
+ * workers many classes run at once, each for its S seconds from its opening;
+ * a round ends when its last class closes (then the moves still open get
+ * twice the time while --time lasts, as locally).
+ */
+typedef struct {
+    bool used;
+    JobTree *t;
+    SearchProgress pr;
+    int k;            /* the class (index in Master.cl); -1: the position's own tree */
+    double opened;    /* clock_now() when opened */
+    double deadline;  /* 0: none */
+    uint64_t w0, j0;  /* the tree's counters when opened */
+    uint64_t started; /* jobs handed out from it by this run */
+    int running;      /* of them in flight */
+    bool exhausted;   /* nothing to hand out with none in flight (jt_next found none) */
+    bool tried;       /* fetch: asked already */
+} Slot;
+
 typedef struct {
     const SearchOpts *o;
-    JobTree *t;
+    JobTree *t; /* the position's own tree (the report's) */
     Db *db;
     SearchDb *sd;
-    SearchProgress *pr;
+    JtSource *src;
     JtJob *inflight; /* per rank */
+    int *wslot;      /* per rank: the slot of its job in flight */
     bool *busy, *idle, *stopped;
+    Slot *slot; /* size + 1 of them: at most one open per worker, and the root's */
     int size, active;
     uint64_t started;
     double deadline;
@@ -249,11 +279,19 @@ typedef struct {
     int err;
     uint64_t rechecked, refused, large;
     bool check_all; /* --master-check all */
+    /* --class-time: the classes, the round, the next class to open */
+    bool classes;
+    enum { PH_ROOT, PH_CLASSES, PH_DONE } phase;
+    ClassList *cl;
+    bool *settled; /* decided, or its tree has nothing left to run */
+    int round, next, left;
+    double secs;
     /* Measurements (results/scaling.md): the master's own time, messages and commits. */
     double busy_s, check_s, commit_s, next_sync;
     uint64_t results, bytes_in, jobs_sent, bytes_out, commits;
 } Master;
 
+/* No new job from any tree: a stop request, --time, an error, or (without --class-time) --nodes / --max-jobs. */
 static bool no_more_jobs(const Master *m)
 {
     if (m->stopping || m->err)
@@ -262,9 +300,197 @@ static bool no_more_jobs(const Master *m)
         return true;
     if (m->deadline > 0 && clock_now() >= m->deadline)
         return true;
+    if (m->classes)
+        return false; /* --nodes and --max-jobs bound each tree (can_give) */
     if (m->o->a.nodes > 0 && jt_stats(m->t)->nodes >= (uint64_t)m->o->a.nodes) /* --nodes: the work of the jobs */
         return true;
     return m->o->max_jobs && m->started >= m->o->max_jobs;
+}
+
+/* Slot s may hand out a job now (as far as its own bounds go). */
+static bool can_give(const Master *m, const Slot *s)
+{
+    if (no_more_jobs(m) || s->exhausted || jt_root_result(s->t) != RESULT_UNKNOWN)
+        return false;
+    if (!m->classes)
+        return true;
+    if (s->k < 0) /* the position's own jobs before its classes: one at a time, until it is expanded */
+        return s->running == 0 && s->started < CLASS_ROOT_TRIES && !jt_root_expanded(s->t);
+    const JtStats *st = jt_stats(s->t);
+    if (s->deadline > 0 && clock_now() >= s->deadline)
+        return false;
+    if (m->o->max_jobs && s->started >= m->o->max_jobs)
+        return false;
+    return !(m->o->a.nodes > 0 && st->nodes - s->w0 >= (uint64_t)m->o->a.nodes);
+}
+
+static int open_slot(Master *m)
+{
+    for (int i = 0; i <= m->size; i++)
+        if (!m->slot[i].used)
+            return i;
+    return -1;
+}
+
+/* Open class k of the current round in a free slot; 0 or an error code (printed). */
+static int open_class(Master *m, int k)
+{
+    int i = open_slot(m);
+    if (i < 0)
+        return RJ_ENOMEM; /* cannot happen: a class opens only for a waiting worker */
+    Slot *s = &m->slot[i];
+    memset(s, 0, sizeof *s);
+    SearchOpts po = *m->o;
+    board_play(&po.root, m->cl->move[k]);
+    int rc = jt_create(&s->t, &po.root, &m->o->jc, m->src);
+    if (rc) {
+        char name[8];
+        notation_point_str(m->cl->move[k], name);
+        cli_error(cli_exit_code(rc), "cannot build the search tree of %s: %s", name, rj_strerror(rc));
+        return rc;
+    }
+    if ((rc = search_progress_init(&s->pr, &po))) {
+        jt_free(s->t);
+        return RJ_EIO;
+    }
+    s->used = true;
+    s->k = k;
+    s->opened = clock_now();
+    s->deadline = s->opened + m->secs;
+    if (m->deadline > 0 && m->deadline < s->deadline)
+        s->deadline = m->deadline;
+    s->w0 = jt_stats(s->t)->nodes;
+    s->j0 = jt_stats(s->t)->jobs;
+    return 0;
+}
+
+/* Slot i is done: nothing in flight and nothing more to hand out. */
+static bool closable(const Master *m, const Slot *s) { return s->used && s->running == 0 && !can_give(m, s); }
+
+/* --class-time: the position's own jobs are over: its classes next (none when it is decided or not expanded). */
+static void begin_classes(Master *m)
+{
+    m->phase = PH_DONE;
+    if (m->err || jt_root_result(m->t) != RESULT_UNKNOWN || m->interrupted || atomic_load(cli_run_stop()))
+        return;
+    if (!jt_root_expanded(m->t)) {
+        if (!m->o->a.quiet)
+            fprintf(stderr, "renju-mpi: --class-time: the position is not expanded yet (its own jobs ran out of "
+                            "time or budget): no move searched\n");
+        return;
+    }
+    if (search_class_list(m->o, m->t, m->cl) || !(m->settled = calloc((size_t)m->cl->n + 1, sizeof *m->settled))) {
+        m->err = RJ_ENOMEM;
+        return;
+    }
+    m->phase = PH_CLASSES;
+}
+
+/* Close slot i: a class's line and counters, or the end of the position's own jobs (then its classes). */
+static void close_slot(Master *m, int i)
+{
+    Slot *s = &m->slot[i];
+    search_progress_end(&s->pr, s->t);
+    s->used = false;
+    if (s->k < 0) {
+        if (m->classes)
+            begin_classes(m);
+        return;
+    }
+    const JtStats *cs = jt_stats(s->t);
+    Result r = jt_root_result(s->t);
+    SearchDb *sd = m->sd;
+    m->settled[s->k] = r != RESULT_UNKNOWN || jt_finished(s->t) || s->exhausted;
+    m->left += !m->settled[s->k];
+    sd->class_runs++;
+    sd->class_proven += r == RESULT_PROVEN;
+    sd->class_nodes += cs->nodes - s->w0;
+    sd->class_jobs += cs->jobs - s->j0;
+    search_class_line(m->o, m->cl, s->k, m->round, m->secs, r, cs->nodes - s->w0, clock_now() - s->opened,
+                      sd->class_proven);
+    jt_free(s->t);
+    s->t = NULL;
+}
+
+/* Close every slot that is done. */
+static void tick(Master *m)
+{
+    for (int i = 0; i <= m->size; i++)
+        if (closable(m, &m->slot[i]))
+            close_slot(m, i);
+}
+
+/*
+ * Open the next class (the next round's first when this round's last one
+ * has closed); false when none may open now.
+ */
+static bool open_next(Master *m)
+{
+    while (m->phase == PH_CLASSES && !m->err && !no_more_jobs(m)) {
+        while (m->next < m->cl->n && m->settled[m->next])
+            m->next++;
+        if (m->next < m->cl->n) {
+            int rc = open_class(m, m->next++);
+            if (rc)
+                m->err = rc;
+            return rc == 0;
+        }
+        for (int i = 0; i <= m->size; i++)
+            if (m->slot[i].used)
+                return false;                   /* the round ends with its last class */
+        if (m->deadline == 0 || m->left == 0) { /* without --time one round; or nothing left */
+            m->phase = PH_DONE;
+            return false;
+        }
+        m->round++, m->secs *= 2, m->next = 0, m->left = 0;
+    }
+    return false;
+}
+
+/* The next job: from the open tree with the fewest jobs in flight that has one, else a new class. */
+static int fetch(Master *m, JtJob *job, int *slot)
+{
+    tick(m);
+    for (;;) {
+        for (int i = 0; i <= m->size; i++)
+            m->slot[i].tried = false;
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i <= m->size; i++) {
+                const Slot *s = &m->slot[i];
+                if (s->used && !s->tried && can_give(m, s) && (best < 0 || s->running < m->slot[best].running))
+                    best = i;
+            }
+            if (best < 0)
+                break;
+            m->slot[best].tried = true;
+            Slot *s = &m->slot[best];
+            int rc = jt_next(s->t, job);
+            if (rc == 0) {
+                *slot = best;
+                s->started++;
+                s->running++;
+                return 0;
+            }
+            if (rc != RJ_ENOTFOUND)
+                return rc;
+            if (s->running == 0) {
+                s->exhausted = true;
+                close_slot(m, best);
+            }
+        }
+        if (!open_next(m))
+            return m->err ? m->err : RJ_ENOTFOUND;
+    }
+}
+
+/* Jobs in flight over all trees. */
+static int running(const Master *m)
+{
+    int n = 0;
+    for (int i = 0; i <= m->size; i++)
+        n += m->slot[i].used ? m->slot[i].running : 0;
+    return n;
 }
 
 static void send_stop(Master *m, int w)
@@ -285,9 +511,9 @@ static void assign(Master *m, int w)
         return;
     }
     JtJob *job = &m->inflight[w];
-    int rc = jt_next(m->t, job);
+    int rc = fetch(m, job, &m->wslot[w]);
     if (rc == RJ_ENOTFOUND) {
-        if (jt_running(m->t) == 0)
+        if (running(m) == 0)
             send_stop(m, w); /* the goal is met or nothing is left */
         else
             m->idle[w] = true;
@@ -298,6 +524,7 @@ static void assign(Master *m, int w)
         send_stop(m, w);
         return;
     }
+    Slot *s = &m->slot[m->wslot[w]];
     m->started++;
     Buf b = { 0 };
     uint32_t node = (uint32_t)job->node, sym = (uint32_t)job->sym;
@@ -313,7 +540,8 @@ static void assign(Master *m, int w)
     put_pos(&b, &job->board);
     if (b.err) {
         m->err = RJ_ENOMEM;
-        jt_abandon(m->t, job);
+        jt_abandon(s->t, job);
+        s->running--;
         send_stop(m, w);
         return;
     }
@@ -325,18 +553,20 @@ static void assign(Master *m, int w)
     m->idle[w] = false;
 }
 
-/* A worker's RESULT: check and store its records, then report the outcome. */
+/* A worker's RESULT: check and store its records, then report the outcome to its tree. */
 static void on_result(Master *m, int w, const uint8_t *p, size_t len)
 {
     m->busy[w] = false;
     JtJob *job = &m->inflight[w];
+    Slot *s = &m->slot[m->wslot[w]];
+    s->running--;
     Rd r = { p, len, 0, false };
     uint32_t node, nrec;
     int32_t status;
     JtOutcome *out = malloc(sizeof *out);
     if (!out) {
         m->err = RJ_ENOMEM;
-        jt_abandon(m->t, job);
+        jt_abandon(s->t, job);
         return;
     }
     get(&r, &node, 4);
@@ -385,11 +615,11 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
             m->err = rc;
     }
     if (status == RJ_EINTR) {
-        jt_abandon(m->t, job);
+        jt_abandon(s->t, job);
         m->interrupted = true;
         m->stopping = true;
     } else if (status) {
-        jt_abandon(m->t, job);
+        jt_abandon(s->t, job);
         if (!m->err)
             m->err = status;
     } else {
@@ -403,10 +633,10 @@ static void on_result(Master *m, int w, const uint8_t *p, size_t len)
         m->commits++;
         if (rc && rc != RJ_ECONFLICT && !m->err)
             m->err = rc;
-        rc = jt_done(m->t, job, out);
+        rc = jt_done(s->t, job, out);
         if (rc && !m->err)
             m->err = rc;
-        search_progress(m->pr, m->t, job, out);
+        search_progress(&s->pr, s->t, job, out);
     }
     free(out);
 }
@@ -432,32 +662,57 @@ static int master(const SearchOpts *o, int size, bool check_all)
         db_close(db);
         return cli_error(cli_exit_code(rc), "cannot build the search tree: %s", rj_strerror(rc));
     }
-    SearchProgress pr;
-    bool log_failed = search_progress_init(&pr, o) != 0; /* printed; the workers are stopped below */
-    Master m = { .o = o, .t = t, .db = db, .sd = &sd, .pr = &pr, .size = size, .active = size - 1,
-                 .check_all = check_all };
+    Master m = {.o = o,
+                .t = t,
+                .db = db,
+                .sd = &sd,
+                .src = &src,
+                .size = size,
+                .active = size - 1,
+                .check_all = check_all,
+                .classes = o->class_time > 0,
+                .round = 1,
+                .secs = o->class_time};
     m.inflight = calloc((size_t)size, sizeof *m.inflight);
+    m.wslot = calloc((size_t)size, sizeof *m.wslot);
     m.busy = calloc((size_t)size, sizeof *m.busy);
     m.idle = calloc((size_t)size, sizeof *m.idle);
     m.stopped = calloc((size_t)size, sizeof *m.stopped);
-    if (!m.inflight || !m.busy || !m.idle || !m.stopped)
+    m.slot = calloc((size_t)size + 1, sizeof *m.slot);
+    m.cl = malloc(sizeof *m.cl);
+    if (!m.inflight || !m.wslot || !m.busy || !m.idle || !m.stopped || !m.slot || !m.cl)
         m.err = RJ_ENOMEM;
-    if (log_failed)
-        m.err = RJ_EIO;
     m.deadline = a->time_s > 0 ? t0 + a->time_s : 0;
+    /* The position's own tree first (with --class-time: until it is expanded; then its classes). */
+    if (!m.err && m.classes && (jt_root_expanded(t) || jt_root_result(t) != RESULT_UNKNOWN)) {
+        begin_classes(&m); /* straight to the classes */
+    } else if (!m.err) {
+        Slot *s = &m.slot[0];
+        s->t = t;
+        s->k = -1;
+        s->opened = t0;
+        if (search_progress_init(&s->pr, o) != 0) /* printed; the workers are stopped below */
+            m.err = RJ_EIO;
+        else
+            s->used = true;
+    }
     if (!a->quiet)
         fprintf(stderr, "renju-mpi: master (rank 0, pid %ld) and %d workers\n", (long)getpid(), size - 1);
     Buf in = { 0 };
+    double next_tick = 0;
     while (m.active > 0) {
         int flag = 0;
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (!flag) {
-            /* Nothing to read: once no job will come, parked workers stop; then wait a little. */
-            if (no_more_jobs(&m) || jt_running(t) == 0)
+            /* Nothing to read: parked workers stop once no job will come; a tree may close (its time is up). */
+            double now = clock_now();
+            if (no_more_jobs(&m) || running(&m) == 0 || now >= next_tick) {
+                next_tick = now + 0.1;
                 for (int w = 1; w < size; w++)
                     if (m.idle[w])
-                        send_stop(&m, w);
+                        assign(&m, w);
+            }
             struct timespec ts = { 0, 2 * 1000 * 1000 };
             nanosleep(&ts, NULL);
             continue;
@@ -490,11 +745,16 @@ static int master(const SearchOpts *o, int size, bool check_all)
         m.busy_s += clock_now() - b0;
     }
     free(in.p);
+    /* What is still open (a stop, --time, an error): its line and counters; the position's own tree stays. */
+    for (int i = 0; m.slot && i <= size; i++)
+        if (m.slot[i].used)
+            close_slot(&m, i);
     int frc = db_flush(db);
     if (frc == RJ_ECONFLICT)
         frc = 0;
-    search_progress_end(&pr, t);
-    int sgf_rc = search_report(a, t, &o->root, o->jc.goal, clock_now() - t0, m.interrupted, &sd);
+    bool interrupted = m.interrupted;
+    int exit_rc = m.classes && !m.err ? search_class_rebuild(o, &m.t, &sd, &src, &interrupted) : 0;
+    int sgf_rc = m.t && !exit_rc ? search_report(a, m.t, &o->root, o->jc.goal, clock_now() - t0, interrupted, &sd) : 0;
     double wall = clock_now() - t0;
     if (!a->quiet) {
         fprintf(stderr, "renju-mpi: %llu proofs re-checked by the master (%s), %llu refused\n",
@@ -506,19 +766,26 @@ static int master(const SearchOpts *o, int size, bool check_all)
                 "\"jobs_sent\":%llu,\"bytes_out\":%llu,\"job_time_s\":%.3f}\n",
                 size - 1, (unsigned long long)m.results, wall, m.busy_s, m.check_s, m.commit_s,
                 (unsigned long long)m.commits, (unsigned long long)m.bytes_in, (unsigned long long)m.jobs_sent,
-                (unsigned long long)m.bytes_out, jt_stats(t)->job_time_s);
+                (unsigned long long)m.bytes_out, m.t ? jt_stats(m.t)->job_time_s : 0.0);
     }
-    jt_free(t);
+    jt_free(m.t);
+    search_db_free(&sd);
     db_close(db);
     free(m.inflight);
+    free(m.wslot);
     free(m.busy);
     free(m.idle);
     free(m.stopped);
+    free(m.slot);
+    free(m.cl);
+    free(m.settled);
+    if (exit_rc)
+        return exit_rc;
     if (m.err)
         return cli_error(cli_exit_code(m.err), "search stopped: %s", rj_strerror(m.err));
     if (frc)
         return cli_error(EXIT_IOERR, "%s: %s", cli_db_path(a), rj_strerror(frc));
-    if (m.interrupted || atomic_load(cli_run_stop()))
+    if (interrupted || atomic_load(cli_run_stop()))
         return cli_error(EXIT_TEMPFAIL, "interrupted: proven results and the search state are stored; "
                                         "the same command resumes");
     return sgf_rc ? sgf_rc : EXIT_DONE;
@@ -550,11 +817,6 @@ int mpi_opening_main(int argc, char **argv, int rank, int size)
     rc = search_opts(argc - 1, argv + 1, true, &o);
     if (rc)
         return rc;
-    if (o.class_time > 0) {
-        if (rank == 0)
-            fprintf(stderr, "renju-mpi: --class-time: only for renju opening search (one machine)\n");
-        return EXIT_USAGE;
-    }
     cli_run_signals();
     if (rank != 0)
         o.a.quiet = true;
