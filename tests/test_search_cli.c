@@ -1182,6 +1182,16 @@ static void test_class_time(void **state)
     assert_true(json_int(s2, "class_runs") >= 1);
     assert_true(proven_children(s2) > 100);
     free(s2);
+    /* Without --job-nodes the jobs are of 1e5 work nodes (x4 per rerun), not 1e6: the job log's budgets. */
+    assert_int_equal(RENJU(path("ct3.json"), path("ct3.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --class-time 1000 --max-jobs 2 --json "
+                           "--progress none --job-log %s --db %s",
+                           path("ct3.log"), db),
+                     0);
+    char *jl = slurp(path("ct3.log"));
+    assert_non_null(strstr(jl, "\"budget\":100000,"));
+    assert_null(strstr(jl, "\"budget\":1000000,"));
+    free(jl);
     /* Usage errors: 64; a black-to-move root: 65. */
     const char *bad[] = {"--class-time 0", "--class-time x", "--class-time 5 --goal fair-n"};
     for (int k = 0; k < 3; k++)

@@ -44,6 +44,8 @@
 
 enum {
     DEFAULT_JOB_NODES = 1000000,
+    DEFAULT_CLASS_JOB_NODES = 100000, /* --class-time (results/solver-bench.md, session 36) */
+    DEFAULT_CLASS_JOB_SCALE = 4,
     DEFAULT_FAIL_WEIGHT = 100,
     DEFAULT_UNLISTED_PN = 100000,
     DEFAULT_EARLY_PERMILLE = 200,
@@ -556,6 +558,11 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
             rc = cli_error(EXIT_USAGE, "--class-time: only for opening search");
         else if (jc.goal != JT_GOAL_WIN)
             rc = cli_error(EXIT_USAGE, "--class-time: only with --goal win");
+        /* Smaller jobs: a far move's tree is wide and shallow, and failed jobs spend their whole budget. */
+        if (!job_s)
+            jc.job_nodes = DEFAULT_CLASS_JOB_NODES;
+        if (!scale_s)
+            jc.scale = DEFAULT_CLASS_JOB_SCALE;
     }
     if (!rc && a.npos == 0)
         rc = cli_error(EXIT_USAGE, "opening %s: a POSITION is needed (e.g. I7, or \"I7 i8\" with --goal w4)",
@@ -1058,8 +1065,10 @@ int cmd_opening(int argc, char **argv)
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: renju opening search POSITION [--goal win|w4|fair-n] [--job-nodes N] [--job-scale K]\n"
                 "                     [--time S] [--max-jobs N] [--workers W] [--threads T] [--tt-mb MB] [--db PATH]\n"
-                "  --job-nodes N  work nodes of one df-pn job (default 1000000)\n"
-                "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1)\n"
+                "  --job-nodes N  work nodes of one df-pn job (default 1000000; 100000 with --class-time)\n"
+                "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1; 4 with\n"
+                "                 --class-time)\n"
+                "  --class-time S with --goal win: each open move searched on its own, S seconds, farthest first\n"
                 "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
                 "  --fresh-tree   forget the saved tree of the database first (the results stay)\n"
                 "  --job-log FILE append a JSON line per finished job to FILE\n"
