@@ -1182,6 +1182,18 @@ static void test_class_time(void **state)
     assert_true(json_int(s2, "class_runs") >= 1);
     assert_true(proven_children(s2) > 100);
     free(s2);
+    /* With --time, a move whose search --max-jobs stopped before its time is not searched again. */
+    assert_int_equal(
+        RENJU(path("ct4.json"), path("ct4.err"),
+              "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 --time 600 "
+              "--max-jobs 2 --json --progress none --db %s",
+              db),
+        0);
+    char *s4 = slurp(path("ct4.json")), *e4 = slurp(path("ct4.err"));
+    assert_true(json_int(s4, "class_runs") >= 1);
+    assert_null(strstr(e4, "; round 2, "));
+    free(s4);
+    free(e4);
     /* Without --job-nodes the jobs are of 1e5 work nodes (x4 per rerun), not 1e6: the job log's budgets. */
     assert_int_equal(RENJU(path("ct3.json"), path("ct3.err"),
                            "opening search \"h8 i9 i7 i8 g9\" --goal win --class-time 1000 --max-jobs 2 --json "

@@ -797,7 +797,7 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
         rc = cli_error(EXIT_SOFTWARE, "out of memory");
     int no = rc ? 0 : cl->n;
     double secs = o->class_time;
-    bool *settled = calloc((size_t)no + 1, sizeof *settled); /* decided, or its tree has nothing left to run */
+    bool *settled = calloc((size_t)no + 1, sizeof *settled); /* not to be searched again (below) */
     if (!settled && !rc)
         rc = cli_error(EXIT_SOFTWARE, "out of memory");
     bool stopped = false;
@@ -831,7 +831,9 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
             uint64_t w0 = cs->nodes, j0 = cs->jobs;
             rc = run_tree(o, ct, sd, db, &cb, dl, interrupted, rejected);
             Result r = jt_root_result(ct);
-            settled[k] = r != RESULT_UNKNOWN || jt_finished(ct);
+            /* Settled: decided, nothing left to run, or stopped before its time (--nodes, --max-jobs bound each
+             * search). */
+            settled[k] = r != RESULT_UNKNOWN || jt_finished(ct) || (!*interrupted && clock_now() < dl);
             sd->class_runs++;
             sd->class_proven += r == RESULT_PROVEN;
             sd->class_nodes += cs->nodes - w0;

@@ -283,7 +283,7 @@ typedef struct {
     bool classes;
     enum { PH_ROOT, PH_CLASSES, PH_DONE } phase;
     ClassList *cl;
-    bool *settled; /* decided, or its tree has nothing left to run */
+    bool *settled; /* not to be searched again (close_slot) */
     int round, next, left;
     double secs;
     /* Measurements (results/scaling.md): the master's own time, messages and commits. */
@@ -400,7 +400,8 @@ static void close_slot(Master *m, int i)
     const JtStats *cs = jt_stats(s->t);
     Result r = jt_root_result(s->t);
     SearchDb *sd = m->sd;
-    m->settled[s->k] = r != RESULT_UNKNOWN || jt_finished(s->t) || s->exhausted;
+    /* Not searched again: decided, nothing left to run, or stopped before its time (--nodes, --max-jobs). */
+    m->settled[s->k] = r != RESULT_UNKNOWN || jt_finished(s->t) || s->exhausted || clock_now() < s->deadline;
     m->left += !m->settled[s->k];
     sd->class_runs++;
     sd->class_proven += r == RESULT_PROVEN;
