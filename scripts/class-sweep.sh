@@ -18,8 +18,9 @@
 # SIGINT / SIGTERM: the running search stores what it proved and its tree,
 # the script stops there and exits 75; the same command resumes (each
 # class's saved tree is picked up again).  Exit codes: 0 when every search
-# ended normally, 64 on a usage error, 75 when interrupted, else the first
-# failing search's code (the sweep goes on to the next opening).
+# ended normally, 64 on a usage error, 75 when interrupted (whatever an
+# earlier search exited with), else the first failing search's code (the
+# sweep goes on to the next opening).
 set -uo pipefail
 usage() {
   echo "usage: scripts/class-sweep.sh --db DB --class-time S --time-each T [--renju BIN] [--out DIR] CODE... [-- RENJU_OPTIONS...]" >&2
@@ -43,6 +44,7 @@ done
 extra=("$@")
 [ -n "$db" ] && [ -n "$ct" ] && [ -n "$te" ] && [ ${#codes[@]} -gt 0 ] || usage
 [[ "$te" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "class-sweep: --time-each: expected seconds, got '$te'" >&2; exit 64; }
+[[ "$ct" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "class-sweep: --class-time: expected seconds, got '$ct'" >&2; exit 64; }
 [ -x "$bin" ] || { echo "class-sweep: $bin is not an executable (--renju BIN)" >&2; exit 64; }
 mkdir -p "$out" || exit 73
 
@@ -68,7 +70,7 @@ for code in "${codes[@]}"; do
   name=${code// /_}
   before=$(proven "$code")
   t0=$(date +%s)
-  "$bin" opening search "$code" --goal win --class-time "$ct" --time "$te" --db "$db" --json "${extra[@]}" \
+  "$bin" opening search "$code" --goal win --class-time "$ct" --time "$te" --db "$db" --json ${extra[@]+"${extra[@]}"} \
     > "$out/$name.json" 2> "$out/$name.err" &
   pid=$!
   wait "$pid"

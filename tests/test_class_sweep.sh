@@ -34,7 +34,7 @@ for p in "$a" "$b"; do
 done
 grep -q ", [1-9][0-9]* class searches" sweep.out || fail "no class searched: $(cat sweep.out)"
 
-# SIGTERM during the first search: exit 75, nothing after it runs; then the same command goes on.
+# SIGTERM during the first search: exit 75, nothing after it runs; then the sweep of I7 goes on from there.
 bash "$src/scripts/class-sweep.sh" --renju "$bin" --db u.lmdb --class-time 1000 --time-each 600 --out p \
   I7 D4 -- --job-nodes 1000000 > int.out 2> int.err &
 pid=$!
@@ -52,11 +52,16 @@ set -e
 grep -q "^I7: .*exit 75$" int.out || fail "SIGTERM: $(cat int.out)"
 grep -q "^D4: " int.out && fail "D4 ran after the stop"
 grep -q '"interrupted":true' p/I7.json || fail "I7's report is not interrupted"
+bash "$src/scripts/class-sweep.sh" --renju "$bin" --db u.lmdb --class-time 2 --time-each 20 --out p I7 -- \
+  --job-nodes 20000 --progress none > res.out || fail "the resumed sweep: exit $?"
+grep -Eq "^I7: 4th moves proven [0-9]+/[0-9]+ -> [0-9]+/[0-9]+, [1-9][0-9]* class searches, .*exit 0$" res.out ||
+  fail "the resumed sweep: $(cat res.out)"
 
 set +e
 cs --db t.lmdb --class-time 5 --time-each 5 > /dev/null 2>&1; [ $? -eq 64 ] || fail "no CODE: not 64"
 cs --db t.lmdb --time-each 5 I7 > /dev/null 2>&1; [ $? -eq 64 ] || fail "no --class-time: not 64"
 cs --db t.lmdb --class-time 5 --time-each x I7 > /dev/null 2>&1; [ $? -eq 64 ] || fail "--time-each x: not 64"
+cs --db t.lmdb --class-time y --time-each 5 I7 > /dev/null 2>&1; [ $? -eq 64 ] || fail "--class-time y: not 64"
 cs --db t.lmdb --class-time 5 --time-each 5 --bogus I7 > /dev/null 2>&1; [ $? -eq 64 ] || fail "--bogus: not 64"
 set -e
 echo "test_class_sweep: ok"

@@ -1183,12 +1183,11 @@ static void test_class_time(void **state)
     assert_true(proven_children(s2) > 100);
     free(s2);
     /* With --time, a move whose search --max-jobs stopped before its time is not searched again. */
-    assert_int_equal(
-        RENJU(path("ct4.json"), path("ct4.err"),
-              "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 --time 600 "
-              "--max-jobs 2 --json --progress none --db %s",
-              db),
-        0);
+    assert_int_equal(RENJU(path("ct4.json"), path("ct4.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 --time 60 "
+                           "--max-jobs 2 --json --progress none --db %s",
+                           db),
+                     0);
     char *s4 = slurp(path("ct4.json")), *e4 = slurp(path("ct4.err"));
     assert_true(json_int(s4, "class_runs") >= 1);
     assert_null(strstr(e4, "; round 2, "));
@@ -1290,6 +1289,15 @@ static void test_mpi_class_time(void **state)
     assert_true(r1l && r1m);
     free(cl);
     free(cm);
+    /* With --time, a class whose search --max-jobs stopped is not searched again (no round 2). */
+    assert_int_equal(sh("%s opening search %s --class-time 1000 --time 60 --max-jobs 2 --json --progress none --db %s "
+                        ">%s 2>%s",
+                        MPIRUN, pos, dbb, path("mct.json"), path("mct.err")),
+                     0);
+    char *et = slurp(path("mct.err"));
+    assert_non_null(strstr(et, "; round 1, "));
+    assert_null(strstr(et, "; round 2, "));
+    free(et);
     assert_int_equal(RENJU(path("mcv.txt"), path("mcv.err"), "db verify --db %s", dbb), 0);
     char *e = slurp(path("mcm.err"));
     assert_non_null(strstr(e, ", 0 refused"));

@@ -337,7 +337,7 @@ static int open_class(Master *m, int k)
 {
     int i = open_slot(m);
     if (i < 0)
-        return RJ_ENOMEM; /* cannot happen: a class opens only for a waiting worker */
+        return RJ_ENOTFOUND; /* every slot open (cannot happen: a class opens only for a waiting worker) */
     Slot *s = &m->slot[i];
     memset(s, 0, sizeof *s);
     SearchOpts po = *m->o;
@@ -353,6 +353,7 @@ static int open_class(Master *m, int k)
         jt_free(s->t);
         return RJ_EIO;
     }
+    s->pr.a = &m->o->a; /* not po's (this frame's): the same options */
     s->used = true;
     s->k = k;
     s->opened = clock_now();
@@ -413,12 +414,16 @@ static void close_slot(Master *m, int i)
     s->t = NULL;
 }
 
-/* Close every slot that is done. */
-static void tick(Master *m)
+/* Close every slot that is done; how many closed. */
+static int tick(Master *m)
 {
+    int n = 0;
     for (int i = 0; i <= m->size; i++)
-        if (closable(m, &m->slot[i]))
+        if (closable(m, &m->slot[i])) {
             close_slot(m, i);
+            n++;
+        }
+    return n;
 }
 
 /*
@@ -431,7 +436,10 @@ static bool open_next(Master *m)
         while (m->next < m->cl->n && m->settled[m->next])
             m->next++;
         if (m->next < m->cl->n) {
-            int rc = open_class(m, m->next++);
+            int rc = open_class(m, m->next);
+            if (rc == RJ_ENOTFOUND)
+                return false; /* no free slot: this worker waits */
+            m->next++;
             if (rc)
                 m->err = rc;
             return rc == 0;
@@ -451,8 +459,8 @@ static bool open_next(Master *m)
 /* The next job: from the open tree with the fewest jobs in flight that has one, else a new class. */
 static int fetch(Master *m, JtJob *job, int *slot)
 {
-    tick(m);
     for (;;) {
+        tick(m); /* a tree done meanwhile (a new class decided as loaded, a deadline passed) closes first */
         for (int i = 0; i <= m->size; i++)
             m->slot[i].tried = false;
         for (;;) {
@@ -480,7 +488,7 @@ static int fetch(Master *m, JtJob *job, int *slot)
                 close_slot(m, best);
             }
         }
-        if (!open_next(m))
+        if (!open_next(m) && tick(m) == 0) /* (a tree done since the last tick: the round may end now) */
             return m->err ? m->err : RJ_ENOTFOUND;
     }
 }
@@ -657,6 +665,7 @@ static int master(const SearchOpts *o, int size, bool check_all)
     SearchDb sd;
     JtSource src;
     search_db_init(&sd, db, a->rules, false, &src);
+    sd.keep_ahead = o->class_time > 0; /* several classes' trees open at once */
     JobTree *t = NULL;
     double t0 = clock_now();
     if ((rc = jt_create(&t, &o->root, &o->jc, &src))) {

@@ -120,7 +120,19 @@ static int src_save(void *ctx, const Board *b, const JtState *st)
     v[20] = st->best < BOARD_POINTS ? sym_apply(t, st->best) : POINT_NONE;
     int level = st->repair_level > JT_MAX_REPAIR_LEVEL ? JT_MAX_REPAIR_LEVEL : st->repair_level;
     v[21] = (uint8_t)((st->expanded ? 1 : 0) | (st->probed ? 2 : 0) | level << 2);
-    return db_work_put(s->db, k, sizeof k, v, STATE_LEN + (size_t)nest * EST_LEN);
+    size_t len = STATE_LEN + (size_t)nest * EST_LEN;
+    if (s->keep_ahead) { /* another open tree may have saved this position further along: it stays */
+        void *old = NULL;
+        size_t olen = 0;
+        int rc = db_work_get(s->db, k, sizeof k, &old, &olen);
+        bool keep = rc == 0 && search_db_state_ahead(old, olen, v, len) && !search_db_state_ahead(v, len, old, olen);
+        free(old);
+        if (rc && rc != RJ_ENOTFOUND)
+            return rc;
+        if (keep)
+            return 0;
+    }
+    return db_work_put(s->db, k, sizeof k, v, len);
 }
 
 int search_db_foreach_state(Db *db, DbWorkFn fn, void *ctx) { return db_work_foreach(db, STATE_PREFIX, 4, fn, ctx); }

@@ -60,6 +60,12 @@ typedef struct {
     uint64_t class_runs, class_proven, class_jobs, class_nodes;
     JtStats first_tree; /* the counters of the position's own tree before it was built again (has_first_tree) */
     bool has_first_tree;
+    /*
+     * Several trees open at once (renju-mpi --class-time: a position can be
+     * in two classes' trees): a save keeps a stored state that is strictly
+     * further along (search_db_state_ahead).  Off: the last save wins.
+     */
+    bool keep_ahead;
 } SearchDb;
 
 /* Fill s (db must outlive it) and the source over it; read_only: no save, no composition. */
