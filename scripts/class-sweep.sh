@@ -69,6 +69,7 @@ for code in "${codes[@]}"; do
   [ $stop -eq 0 ] || break
   name=${code// /_}
   before=$(proven "$code")
+  [ $stop -eq 0 ] || break # a signal during the status query: no search started
   t0=$(date +%s)
   "$bin" opening search "$code" --goal win --class-time "$ct" --time "$te" --db "$db" --json ${extra[@]+"${extra[@]}"} \
     > "$out/$name.json" 2> "$out/$name.err" &

@@ -3,7 +3,8 @@
 # two white-to-move positions, each with its open moves searched on their
 # own (tiny jobs); one line per position whose counts match `opening status`,
 # a report per position; SIGTERM mid-sweep exits 75 and the same command
-# resumes; usage errors exit 64.
+# resumes; SIGTERM while a status is read starts no search; usage errors
+# exit 64.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -56,6 +57,30 @@ bash "$src/scripts/class-sweep.sh" --renju "$bin" --db u.lmdb --class-time 2 --t
   --job-nodes 20000 --progress none > res.out || fail "the resumed sweep: exit $?"
 grep -Eq "^I7: 4th moves proven [0-9]+/[0-9]+ -> [0-9]+/[0-9]+, [1-9][0-9]* class searches, .*exit 0$" res.out ||
   fail "the resumed sweep: $(cat res.out)"
+
+# SIGTERM while the opening's status is read (a slow stand-in for renju): exit 75, no search started.
+cat > slow-renju <<EOF
+#!/usr/bin/env bash
+echo "\$1 \$2" >> "$tmp/calls"
+[ "\$2" = status ] && sleep 2
+exec "$bin" "\$@"
+EOF
+chmod +x slow-renju
+bash "$src/scripts/class-sweep.sh" --renju ./slow-renju --db u.lmdb --class-time 2 --time-each 20 --out q I7 D4 \
+  > st.out 2> st.err &
+pid=$!
+for _ in $(seq 100); do
+  grep -q status calls 2>/dev/null && break
+  sleep 0.1
+done
+kill -TERM $pid
+set +e
+wait $pid
+rc=$?
+set -e
+[ $rc -eq 75 ] || fail "SIGTERM in the status query: exit $rc, expected 75 ($(cat st.err))"
+grep -q search calls && fail "SIGTERM in the status query: a search ran: $(cat calls)"
+[ ! -s st.out ] || fail "SIGTERM in the status query: $(cat st.out)"
 
 set +e
 cs --db t.lmdb --class-time 5 --time-each 5 > /dev/null 2>&1; [ $? -eq 64 ] || fail "no CODE: not 64"
