@@ -21,6 +21,12 @@
 # ended normally, 64 on a usage error, 75 when interrupted (whatever an
 # earlier search exited with), else the first failing search's code (the
 # sweep goes on to the next opening).
+#
+# The whole script is one { ... } group, read before any of it runs: a sweep
+# runs for hours, and bash reads a script as it goes, so an edit that
+# rewrote this file in place under a running sweep broke its end ("syntax
+# error near unexpected token").
+{
 set -uo pipefail
 usage() {
   echo "usage: scripts/class-sweep.sh --db DB --class-time S --time-each T [--renju BIN] [--out DIR] CODE... [-- RENJU_OPTIONS...]" >&2
@@ -95,3 +101,4 @@ if [ $stop -ne 0 ]; then
   exit 75
 fi
 exit $rc_all
+}

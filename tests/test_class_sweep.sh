@@ -3,8 +3,8 @@
 # two white-to-move positions, each with its open moves searched on their
 # own (tiny jobs); one line per position whose counts match `opening status`,
 # a report per position; SIGTERM mid-sweep exits 75 and the same command
-# resumes; SIGTERM while a status is read starts no search; usage errors
-# exit 64.
+# resumes; SIGTERM while a status is read starts no search; the script
+# rewritten under a running sweep does not break it; usage errors exit 64.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -81,6 +81,28 @@ set -e
 [ $rc -eq 75 ] || fail "SIGTERM in the status query: exit $rc, expected 75 ($(cat st.err))"
 grep -q search calls && fail "SIGTERM in the status query: a search ran: $(cat calls)"
 [ ! -s st.out ] || fail "SIGTERM in the status query: $(cat st.out)"
+
+# The script rewritten in place (lines added at its top) while it runs: the sweep ends as it began.
+cp "$src/scripts/class-sweep.sh" cs-copy.sh
+: > calls
+bash cs-copy.sh --renju ./slow-renju --db t.lmdb --class-time 1000 --time-each 600 --out r "$a" -- \
+  --job-nodes 20000 --max-jobs 3 --progress none > ed.out 2> ed.err &
+pid=$!
+for _ in $(seq 100); do
+  grep -q status calls 2>/dev/null && break
+  sleep 0.1
+done
+{ printf '# an added line, long enough to move every later byte of the file well past where it was\n%.0s' 1 2 3
+  cat "$src/scripts/class-sweep.sh"; } > cs-new.sh
+cat cs-new.sh > cs-copy.sh
+set +e
+wait $pid
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "edited under the sweep: exit $rc ($(cat ed.err))"
+grep -Eq "^$a: 4th moves proven [0-9]+/[0-9]+ -> [0-9]+/[0-9]+, [0-9]+ class searches, .*exit 0$" ed.out ||
+  fail "edited under the sweep: $(cat ed.out)"
+[ ! -s ed.err ] || fail "edited under the sweep: $(cat ed.err)"
 
 set +e
 cs --db t.lmdb --class-time 5 --time-each 5 > /dev/null 2>&1; [ $? -eq 64 ] || fail "no CODE: not 64"
