@@ -43,6 +43,9 @@
 #                      --table FILE` formats them again (runs done in parts)
 #
 # Positions run one after another on one thread.  Progress goes to stderr.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -152,3 +155,5 @@ table() {
     fi
 }
 if [ -n "$out" ]; then table >"$out"; else table; fi
+exit
+}

@@ -5,6 +5,9 @@
 # (JSON: workload, workers, results, wall_s, master_busy_s, master_check_s,
 # master_commit_s, commits, bytes_in, jobs_sent, bytes_out, job_time_s).
 # scripts/scaling-model.py turns them into results/scaling.md.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -23,3 +26,5 @@ for np in 2 3; do
   run unknown "$np" "I7 i8" --goal w4 --job-nodes 200000 --max-jobs 80
   run proven "$np" "h8 h9 i9 e11 i11 k5 j8" --job-nodes 50000
 done
+exit
+}

@@ -11,6 +11,9 @@
 # geometric mean of the per-position speedups; with several rounds, last the
 # median of the rounds' total speedups.  Default: results/bench-positions.txt
 # with 1 and 2 threads.  RENJU names another binary to time (default build/renju).
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 list="${1:-results/bench-positions.txt}"
@@ -66,3 +69,5 @@ if len(by) > 1:
         print(f"threads {t}: median speedup total {statistics.median(s):.2f}x over {len(s)} rounds "
               f"(min {min(s):.2f}x, max {max(s):.2f}x)")
 PY
+exit
+}

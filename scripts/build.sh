@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # build.sh [BUILD_TYPE] - configure and build into build/ (or build-<type>/), warnings as errors.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 type="${1:-Release}"
@@ -8,3 +11,5 @@ dir=build
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DRJ_WERROR=ON >/dev/null
 cmake --build "$dir" -j"$(nproc)" >&2
 echo "$dir"
+exit
+}

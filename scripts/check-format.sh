@@ -15,6 +15,9 @@
 # checked; the script says which.
 #
 # To format a file: clang-format -i FILE, then add it to tests/data/formatted-files.txt.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cf=$(command -v clang-format-14 || command -v clang-format || true)
@@ -69,3 +72,5 @@ if [ "$bad" != 0 ]; then
     exit 1
 fi
 echo "check-format: ok ($n listed files${base:+, lines changed since $(git rev-parse --short "$base")})" >&2
+exit
+}

@@ -31,6 +31,9 @@
 #   renju db verify --db new.lmdb --threads 2
 # The binary is $RENJU, else build/renju; RENJU_OPENING_COMMANDS is passed on
 # to make-openings.sh (the commands that filled the databases).
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 die() { echo "export-openings: $*" >&2; exit 1; }
 rebase=0
@@ -115,3 +118,5 @@ rm -f "$tmp/results.jsonl"
 part search-states "$tmp/states.jsonl"
 rm -f "$tmp/states.jsonl"
 bash scripts/make-openings.sh "$out"
+exit
+}

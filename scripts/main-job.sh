@@ -9,6 +9,9 @@
 #
 # Environment: RENJU_DB (default ./renju.lmdb), RENJU_MAIN_OPENING (default D4),
 # RENJU_MAIN_TIME (seconds of search, default 60).
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -52,3 +55,5 @@ fi
 } | tee "$out"
 echo "main-job: results and search state in $db; transcript in $out (binary: $bin)" >&2
 echo "main-job: re-check every stored proof independently with: $bin db verify --threads $workers --db $db" >&2
+exit
+}

@@ -19,6 +19,9 @@
 # from results alone on a new machine records only the work of its own jobs, so
 # the figure is a lower bound of the work spent on the opening.
 # The binary is $RENJU, else build/renju (built with scripts/build.sh if missing).
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 die() { echo "make-openings: $*" >&2; exit 1; }
@@ -124,3 +127,5 @@ else
   echo "make-openings: note: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib);" \
        "pictures not regenerated" >&2
 fi
+exit
+}

@@ -4,6 +4,9 @@
 # store each proof in a fresh database, re-check every stored proof with the
 # independent checker (`renju db verify`) and export the database.
 # The main job imports the export as its embedded default database.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${RENJU:-build/renju}"
@@ -38,3 +41,5 @@ done
 "$bin" db verify --db "$db" >&2
 "$bin" db export --db "$db" > results/proven-positions.jsonl
 echo "make-results: $(wc -l < results/proven-positions.jsonl) results in results/proven-positions.jsonl, table in $md" >&2
+exit
+}

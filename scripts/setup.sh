@@ -2,6 +2,9 @@
 # setup.sh - install the Debian 12 packages the build and the tests need.
 # Idempotent: installs only what is missing (and runs apt-get update only then).
 # Works as root, or as a user with sudo.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 
 # clang-14, libclang-rt-14-dev (its TSan runtime) and libomp-14-dev (LLVM's OpenMP with the
@@ -30,3 +33,5 @@ fi
 echo "setup: installing ${missing[*]}" >&2
 "${SUDO[@]}" apt-get update -qq
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exit
+}

@@ -10,6 +10,9 @@
 # RJ_SKIP_TSAN=1).  First of all, the clang-format check of changed lines and of the files
 # known to be formatted (scripts/check-format.sh; seconds).  Prints each stage's time.  Fails
 # when any test fails or none ran.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -44,3 +47,5 @@ else
   stage "ThreadSanitizer build + runs"
 fi
 echo "test.sh: all tests passed" >&2
+exit
+}

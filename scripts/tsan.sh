@@ -15,6 +15,9 @@
 # 2-thread `verify` and a 2-thread `fifth` (many solves in one solver).
 # scripts/test.sh runs the default set (about 3 minutes on 2 busy cores, most of it test_dfpn);
 # --full adds a few minutes.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 full="${RJ_TSAN_FULL:-0}"
@@ -65,3 +68,5 @@ if [ "$full" = 1 ]; then
     run fifth "h8 i9 i7 i8" --nodes 3000 --per-class --threads 2 --no-db
 fi
 echo "tsan.sh: no reports" >&2
+exit
+}

@@ -13,6 +13,13 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail() { echo "test_class_sweep: FAIL: $*" >&2; exit 1; }
 cs() { bash "$src/scripts/class-sweep.sh" --renju "$bin" "$@"; }
 cd "$tmp"
+# wait (up to 10 s) until the stand-in renju has been asked for a status
+wait_for_status() {
+  for _ in $(seq 100); do
+    grep -q status calls 2> /dev/null && return 0
+    sleep 0.1
+  done
+}
 unset RENJU_JT_EARLY RENJU_JT_PROBE RENJU_JT_ROOT_RERUN
 
 a="h8 i9 i7 i8 g9" b="h8 i9 i7 h10 j8"
@@ -69,10 +76,7 @@ chmod +x slow-renju
 bash "$src/scripts/class-sweep.sh" --renju ./slow-renju --db u.lmdb --class-time 2 --time-each 20 --out q I7 D4 \
   > st.out 2> st.err &
 pid=$!
-for _ in $(seq 100); do
-  grep -q status calls 2>/dev/null && break
-  sleep 0.1
-done
+wait_for_status
 kill -TERM $pid
 set +e
 wait $pid
@@ -88,10 +92,7 @@ cp "$src/scripts/class-sweep.sh" cs-copy.sh
 bash cs-copy.sh --renju ./slow-renju --db t.lmdb --class-time 1000 --time-each 600 --out r "$a" -- \
   --job-nodes 20000 --max-jobs 3 --progress none > ed.out 2> ed.err &
 pid=$!
-for _ in $(seq 100); do
-  grep -q status calls 2>/dev/null && break
-  sleep 0.1
-done
+wait_for_status
 { printf '# an added line, long enough to move every later byte of the file well past where it was\n%.0s' 1 2 3
   cat "$src/scripts/class-sweep.sh"; } > cs-new.sh
 cat cs-new.sh > cs-copy.sh

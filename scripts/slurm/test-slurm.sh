@@ -12,6 +12,9 @@
 # Everything it started is stopped at the end, also on failure.  Needs root
 # (slurmd runs jobs as their users; munged's key) and the packages of
 # scripts/setup.sh.  Exit 0 when both comparisons hold.
+# The script is one { ... } group ending in exit, read whole before it runs, so an
+# edit of this file under a running job cannot change what that job runs.
+{
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -122,3 +125,5 @@ if ! diff <(strip_time "$work/single.lmdb") <(strip_time "$work/merged.lmdb") > 
 fi
 echo "test-slurm: solve-array.sbatch (2 tasks) + merge.sbatch = single batch run ($(strip_time "$work/single.lmdb" | wc -l) results)" >&2
 echo "test-slurm: 2 passed, 0 failed"
+exit
+}
