@@ -1111,11 +1111,61 @@ static int proven_children(const char *s)
     return n;
 }
 
+/* floor(log4(e)), 0 below 4: --class-time's effort band, from its definition. */
+static int effort_band(unsigned long long e)
+{
+    int b = 0;
+    while (e >= 4)
+        e /= 4, b++;
+    return b;
+}
+
+/*
+ * The "class X (distance D; ...)" lines of stderr file err, against status
+ * (an `opening status --json` taken before that run): in order of the
+ * effort band of X there, ties farthest first.  Returns the lines; *bands:
+ * how many different bands they had.
+ */
+static int check_class_order(const char *status, const char *err, int *bands)
+{
+    char *e = slurp(err), *save = NULL;
+    int lines = 0, last_band = -1, last_dist = 99;
+    bool seen[64] = {false};
+    *bands = 0;
+    for (char *q = strtok_r(e, "\n", &save); q; q = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(q, "class ", 6))
+            continue;
+        char mv[8], key[32];
+        assert_int_equal(sscanf(q + 6, "%7s", mv), 1);
+        const char *d = strstr(q, "(distance ");
+        assert_non_null(d);
+        int dist = atoi(d + 10);
+        snprintf(key, sizeof key, "{\"move\":\"%s\",", mv);
+        const char *ent = strstr(status, key);
+        if (!ent)
+            fail_msg("class %s is not among the status's moves", mv);
+        const char *eff = strstr(ent, "\"effort\":");
+        assert_non_null(eff);
+        int band = effort_band(strtoull(eff + 9, NULL, 10));
+        assert_true(band < 64);
+        if (band < last_band || (band == last_band && dist > last_dist))
+            fail_msg("class %s (band %d, distance %d) after band %d, distance %d", mv, band, dist, last_band,
+                     last_dist);
+        *bands += !seen[band];
+        seen[band] = true;
+        last_band = band, last_dist = dist;
+        lines++;
+    }
+    free(e);
+    return lines;
+}
+
 /*
  * --class-time: the open white moves of the root searched one by one as
  * their own goal-win searches (here 30 jobs each: --max-jobs bounds each
- * run, and without --time there is one round), the farthest from the stones
- * first; what they prove is the root's.  Usage: seconds > 0, --goal win,
+ * run, and without --time there is one round), the least searched first
+ * (by the effort band of their saved jobs' work), then the farthest from
+ * the stones; what they prove is the root's.  Usage: seconds > 0, --goal win,
  * white to move, and opening search only.
  */
 static void test_class_time(void **state)
@@ -1137,6 +1187,8 @@ static void test_class_time(void **state)
     assert_int_equal(json_int(s0, "class_runs"), 0);
     free(s0);
     assert_true(before > 100);
+    assert_int_equal(
+        RENJU(path("cts1.json"), path("ct.err"), "opening status \"h8 i9 i7 i8 g9\" --goal win --json --db %s", db), 0);
     assert_int_equal(RENJU(path("ct1.json"), path("ct1.err"),
                            "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
                            "--max-jobs 30 --json --progress none --db %s",
@@ -1151,23 +1203,13 @@ static void test_class_time(void **state)
     assert_true(runs >= 2);
     assert_true(proven >= 1);
     assert_int_equal(after, before + (int)proven);
-    /* One line per run, in order of distance from the stones, farthest first, one round. */
-    char *e = slurp(path("ct1.err"));
-    int lines = 0, last = 99;
-    char *save = NULL;
-    for (char *q = strtok_r(e, "\n", &save); q; q = strtok_r(NULL, "\n", &save)) {
-        if (strncmp(q, "class ", 6))
-            continue;
-        const char *d = strstr(q, "(distance ");
-        assert_non_null(d);
-        int dist = atoi(d + 10);
-        assert_true(dist <= last);
-        last = dist;
-        assert_non_null(strstr(q, "; round 1, "));
-        lines++;
-    }
+    /* One line per run, the least searched first, then the farthest, one round. */
+    char *st = slurp(path("cts1.json")), *e = slurp(path("ct1.err"));
+    int bands;
+    assert_int_equal(check_class_order(st, path("ct1.err"), &bands), (int)runs);
+    assert_null(strstr(e, "; round 2, "));
+    free(st);
     free(e);
-    assert_int_equal(lines, (int)runs);
     /* A new search: the position's own jobs first, until it is expanded, then its moves. */
     char nbuf[512];
     const char *ndb = dbpath(nbuf, sizeof nbuf, "ctime2.lmdb");
@@ -1203,6 +1245,21 @@ static void test_class_time(void **state)
     assert_non_null(strstr(jl, "\"budget\":100000,"));
     assert_null(strstr(jl, "\"budget\":1000000,"));
     free(jl);
+    /* Again, now that those searches left the open moves with more and less work: still that order, over more than
+     * one band (so farthest first alone would not pass). */
+    assert_int_equal(
+        RENJU(path("cts5.json"), path("ct.err"), "opening status \"h8 i9 i7 i8 g9\" --goal win --json --db %s", db), 0);
+    assert_int_equal(RENJU(path("ct5.json"), path("ct5.err"),
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
+                           "--max-jobs 1 --json --progress none --db %s",
+                           db),
+                     0);
+    st = slurp(path("cts5.json"));
+    char *s5 = slurp(path("ct5.json"));
+    assert_int_equal(check_class_order(st, path("ct5.err"), &bands), (int)json_int(s5, "class_runs"));
+    assert_true(bands >= 2);
+    free(st);
+    free(s5);
     /* Usage errors: 64; a black-to-move root: 65. */
     const char *bad[] = {"--class-time 0", "--class-time x", "--class-time 5 --goal fair-n"};
     for (int k = 0; k < 3; k++)

@@ -708,6 +708,14 @@ static int run_tree(const SearchOpts *o, JobTree *t, SearchDb *sd, Db *db, const
     return *interrupted ? 0 : src_rc;
 }
 
+int class_effort_band(uint64_t effort)
+{
+    int b = 0;
+    for (; effort >= 4; effort >>= 2)
+        b++;
+    return b;
+}
+
 int search_class_list(const SearchOpts *o, JobTree *t, ClassList *cl)
 {
     cl->n = 0;
@@ -723,12 +731,13 @@ int search_class_list(const SearchOpts *o, JobTree *t, ClassList *cl)
         Point m = ch[i].cls.moves[0];
         if (m >= BOARD_POINTS || ch[i].status != RESULT_UNKNOWN)
             continue;
-        int d = board_stone_dist(&o->root, m), k = cl->n++;
-        while (k > 0 && cl->dist[k - 1] < d) { /* farthest first, ties in class order */
-            cl->move[k] = cl->move[k - 1], cl->dist[k] = cl->dist[k - 1];
+        int d = board_stone_dist(&o->root, m), b = class_effort_band(ch[i].effort), k = cl->n++;
+        /* the least searched first, then the farthest, ties in class order */
+        while (k > 0 && (cl->band[k - 1] > b || (cl->band[k - 1] == b && cl->dist[k - 1] < d))) {
+            cl->move[k] = cl->move[k - 1], cl->dist[k] = cl->dist[k - 1], cl->band[k] = cl->band[k - 1];
             k--;
         }
-        cl->move[k] = m, cl->dist[k] = d;
+        cl->move[k] = m, cl->dist[k] = d, cl->band[k] = b;
     }
     free(ch);
     return 0;
@@ -765,9 +774,10 @@ int search_class_rebuild(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSourc
 /*
  * --class-time S: each open white move of root t (an opening; its 4th-move
  * classes) searched in turn as its own goal-win search of at most S
- * seconds (and o's --max-jobs / --nodes), the moves farthest from the stones
- * first, each with its own saved tree; then the moves still open again with
- * twice the time, and so on until --time is up (without --time, one round),
+ * seconds (and o's --max-jobs / --nodes), in ClassList's order (the least
+ * searched first, then the farthest from the stones), each with its own
+ * saved tree; then the moves still open again with twice the time, and so
+ * on until --time is up (without --time, one round),
  * or a stop request (*interrupted).  Then *t is built again over the
  * results.  The runs are counted in sd (class_*).
  * Returns as run_tree.
@@ -1070,7 +1080,7 @@ int cmd_opening(int argc, char **argv)
                 "  --job-nodes N  work nodes of one df-pn job (default 1000000; 100000 with --class-time)\n"
                 "  --job-scale K  jobs on positions of s < 6 stones get K^(6-s) times that (default 1; 4 with\n"
                 "                 --class-time)\n"
-                "  --class-time S with --goal win: each open move searched on its own, S seconds, farthest first\n"
+                "  --class-time S with --goal win: each open move on its own, S seconds, least searched first\n"
                 "  --fail-weight P  a black-to-move node whose job failed adds P%% of its pn (default 100)\n"
                 "  --fresh-tree   forget the saved tree of the database first (the results stay)\n"
                 "  --job-log FILE append a JSON line per finished job to FILE\n"

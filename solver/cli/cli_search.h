@@ -79,17 +79,29 @@ void search_progress_end(SearchProgress *p, JobTree *t);
 int search_report(const CliArgs *a, JobTree *t, const Board *root, JtGoal goal, double time_s, bool interrupted,
                   const SearchDb *sd);
 
-/* --class-time: the open moves of an opening, farthest from the stones first. */
+/*
+ * --class-time: the open moves of an opening, the least searched first (by
+ * the work their subtrees' saved jobs took, in bands of a factor of 4),
+ * then the farthest from the stones.  A move an earlier search already
+ * spent much on comes after the moves it barely tried: session 39's sweeps
+ * proved 15 of the 31 moves searched for under 1e7 work before, 8 of the 46
+ * others (D5 and I3; results/solver-bench.md).
+ */
 typedef struct {
     int n;
     Point move[BOARD_POINTS];
     int dist[BOARD_POINTS]; /* board_stone_dist from the root's stones */
+    int band[BOARD_POINTS]; /* class_effort_band of its saved effort */
 } ClassList;
+
+/* floor(log4(effort)) (0 below 4): the band --class-time orders by. */
+int class_effort_band(uint64_t effort);
 
 /* A root not expanded yet gets this many of its own jobs, one at a time, before --class-time gives up on it. */
 enum { CLASS_ROOT_TRIES = 16 };
 
-/* The open moves of root tree t (none when it is decided), farthest first, ties in class order; 0 or RJ_ENOMEM. */
+/* The open moves of root tree t (none when it is decided), in ClassList's order, ties in class order; 0 or RJ_ENOMEM.
+ */
 int search_class_list(const SearchOpts *o, JobTree *t, ClassList *cl);
 
 /*
