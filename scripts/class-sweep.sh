@@ -8,8 +8,8 @@
 # For each CODE (an opening such as D11, or any white-to-move position) it
 # runs `renju opening search CODE --goal win --class-time S --time T --db DB
 # --json RENJU_OPTIONS...` (docs/man/opening.txt: every open white move
-# searched as its own goal-win search for S seconds, farthest from the stones
-# first, then twice that while T lasts), writes its report to DIR/CODE.json
+# searched as its own goal-win search for S seconds, the least searched so
+# far first, then twice that while T lasts), writes its report to DIR/CODE.json
 # and its stderr to DIR/CODE.err (DIR: --out, default class-sweep.out), and
 # prints one line per opening: the classes proven before and after, the
 # class searches run and the exit code.  Openings with many moves far from
