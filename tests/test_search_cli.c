@@ -1167,6 +1167,34 @@ static int check_class_order(const char *status, const char *err, int *bands, bo
 }
 
 /*
+ * `opening status --json` of "h8 i9 i7 i8 g9" (to TAG.status), then a
+ * --class-time search of it with --max-jobs max_jobs (JSON to TAG.json,
+ * stderr to TAG.err): its class lines, one per run, in the order
+ * check_class_order wants against that status.  Returns the search's JSON
+ * (malloc'd).
+ */
+static char *class_time_ordered(const char *db, int max_jobs, const char *tag, int *bands, bool *not_far)
+{
+    char st[512], js[512], err[512], name[64];
+    snprintf(name, sizeof name, "%s.status", tag);
+    snprintf(st, sizeof st, "%s", path(name));
+    snprintf(name, sizeof name, "%s.json", tag);
+    snprintf(js, sizeof js, "%s", path(name));
+    snprintf(name, sizeof name, "%s.err", tag);
+    snprintf(err, sizeof err, "%s", path(name));
+    assert_int_equal(RENJU(st, path("ct.err"), "opening status \"h8 i9 i7 i8 g9\" --goal win --json --db %s", db), 0);
+    assert_int_equal(RENJU(js, err,
+                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
+                           "--max-jobs %d --json --progress none --db %s",
+                           max_jobs, db),
+                     0);
+    char *status = slurp(st), *s = slurp(js);
+    assert_int_equal(check_class_order(status, err, bands, not_far), (int)json_int(s, "class_runs"));
+    free(status);
+    return s;
+}
+
+/*
  * --class-time: the open white moves of the root searched one by one as
  * their own goal-win searches (here 30 jobs each: --max-jobs bounds each
  * run, and without --time there is one round), the least searched first
@@ -1193,14 +1221,10 @@ static void test_class_time(void **state)
     assert_int_equal(json_int(s0, "class_runs"), 0);
     free(s0);
     assert_true(before > 100);
-    assert_int_equal(
-        RENJU(path("cts1.json"), path("ct.err"), "opening status \"h8 i9 i7 i8 g9\" --goal win --json --db %s", db), 0);
-    assert_int_equal(RENJU(path("ct1.json"), path("ct1.err"),
-                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
-                           "--max-jobs 30 --json --progress none --db %s",
-                           db),
-                     0);
-    char *s1 = slurp(path("ct1.json"));
+    /* One line per run, the least searched first, then the farthest. */
+    int bands;
+    bool not_far1, not_far5;
+    char *s1 = class_time_ordered(db, 30, "ct1", &bands, &not_far1);
     int after = proven_children(s1);
     long runs = json_int(s1, "class_runs"), proven = json_int(s1, "class_proven");
     assert_true(json_int(s1, "class_jobs") >= runs);
@@ -1209,13 +1233,9 @@ static void test_class_time(void **state)
     assert_true(runs >= 2);
     assert_true(proven >= 1);
     assert_int_equal(after, before + (int)proven);
-    /* One line per run, the least searched first, then the farthest, one round. */
-    char *st = slurp(path("cts1.json")), *e = slurp(path("ct1.err"));
-    int bands;
-    bool not_far1, not_far5;
-    assert_int_equal(check_class_order(st, path("ct1.err"), &bands, &not_far1), (int)runs);
+    /* One round. */
+    char *e = slurp(path("ct1.err"));
     assert_null(strstr(e, "; round 2, "));
-    free(st);
     free(e);
     /* A new search: the position's own jobs first, until it is expanded, then its moves. */
     char nbuf[512];
@@ -1254,20 +1274,9 @@ static void test_class_time(void **state)
     free(jl);
     /* Again, now that those searches left the open moves with more and less work: still that order, over more than
      * one band; and in one of the two runs not in the order farthest first alone gives. */
-    assert_int_equal(
-        RENJU(path("cts5.json"), path("ct.err"), "opening status \"h8 i9 i7 i8 g9\" --goal win --json --db %s", db), 0);
-    assert_int_equal(RENJU(path("ct5.json"), path("ct5.err"),
-                           "opening search \"h8 i9 i7 i8 g9\" --goal win --job-nodes 20000 --class-time 1000 "
-                           "--max-jobs 1 --json --progress none --db %s",
-                           db),
-                     0);
-    st = slurp(path("cts5.json"));
-    char *s5 = slurp(path("ct5.json"));
-    assert_int_equal(check_class_order(st, path("ct5.err"), &bands, &not_far5), (int)json_int(s5, "class_runs"));
+    free(class_time_ordered(db, 1, "ct5", &bands, &not_far5));
     assert_true(bands >= 2);
     assert_true(not_far1 || not_far5);
-    free(st);
-    free(s5);
     /* Usage errors: 64; a black-to-move root: 65. */
     const char *bad[] = {"--class-time 0", "--class-time x", "--class-time 5 --goal fair-n"};
     for (int k = 0; k < 3; k++)
