@@ -52,7 +52,8 @@ if [ ! -x "$bin" ]; then
   [ -z "${RENJU:-}" ] || die "RENJU=$bin is not an executable"
   bin="$(bash scripts/build.sh Release)/renju"
 fi
-# scratch space beside OUT_DB (several GB for a large export), parts written in results/ first as hidden files
+# scratch space beside OUT_DB (the new lines of a part; all of the export only for the first
+# part and with --rebase), parts written in results/ first as hidden files
 tmp=$(mktemp -d "$(dirname "$out")/export-openings.XXXXXX")
 trap 'rm -rf "$tmp" results/.part-*.tmp' EXIT
 
@@ -73,9 +74,7 @@ fi
 "$bin" db merge "$out" "$@" --quiet >&2
 for db in "$@"; do
   "$bin" db export --states --db "$db" --quiet
-done > "$tmp/states.jsonl"
-"$bin" db import "$tmp/states.jsonl" --db "$out" --quiet >&2
-rm -f "$tmp/states.jsonl"
+done | "$bin" db import - --db "$out" --quiet >&2
 
 # place FILE NAME: FILE compressed as results/NAME (written beside it, then renamed).
 place() {
@@ -83,22 +82,27 @@ place() {
   mv results/.part-"$2".tmp results/"$2"
 }
 
-# part NAME FILE: the lines of FILE that no committed part of NAME has, as its next part.
+# part NAME EXPORT...: the lines the command EXPORT... writes that no committed part of NAME
+# has, as its next part (all of them as NAME.jsonl.xz the first time and with --rebase).  The
+# export streams through new-lines.py, so only the new lines are ever on disk.
 part() {
-  local name=$1 file=$2 parts=() last n next
+  local name=$1 parts=() old=() last n next counts total new
+  shift
   mapfile -t parts < <(committed "$name")
-  if [ ${#parts[@]} -eq 0 ] || [ $rebase = 1 ]; then
-    place "$file" "$name".jsonl.xz
+  [ $rebase = 1 ] || old=("${parts[@]}")
+  counts=$("$@" | python3 scripts/new-lines.py "$tmp/new" "${old[@]}")
+  read -r total new <<< "$counts"
+  if [ ${#old[@]} -eq 0 ]; then
+    place "$tmp/new" "$name".jsonl.xz
     for f in "${parts[@]}"; do
       [ "$f" = results/"$name".jsonl.xz ] || rm -f "$f"
     done
-    echo "export-openings: results/$name.jsonl.xz: $(wc -l < "$file") lines" >&2
+    rm -f "$tmp/new"
+    echo "export-openings: results/$name.jsonl.xz: $total lines" >&2
     return
   fi
-  xz -dc "${parts[@]}" | LC_ALL=C sort -u -S 25% -T "$tmp" > "$tmp/old"
-  LC_ALL=C sort -u -S 25% -T "$tmp" "$file" | LC_ALL=C comm -13 "$tmp/old" - > "$tmp/new"
-  rm -f "$tmp/old"
-  if [ ! -s "$tmp/new" ]; then
+  if [ "$new" = 0 ]; then
+    rm -f "$tmp/new"
     echo "export-openings: results/$name*.jsonl.xz: nothing new" >&2
     return
   fi
@@ -107,16 +111,12 @@ part() {
   [[ $last =~ -([0-9]{3})\.jsonl\.xz$ ]] && n=$((10#${BASH_REMATCH[1]}))
   next=$(printf '%s-%03d.jsonl.xz' "$name" $((n + 1)))
   place "$tmp/new" "$next"
-  echo "export-openings: results/$next: $(wc -l < "$tmp/new") new or changed lines" \
-    "(of $(wc -l < "$file") in the export)" >&2
+  rm -f "$tmp/new"
+  echo "export-openings: results/$next: $new new or changed lines (of $total in the export)" >&2
 }
 
-"$bin" db export --db "$out" --quiet > "$tmp/results.jsonl"
-part openings-db "$tmp/results.jsonl"
-rm -f "$tmp/results.jsonl"
-"$bin" db export --states --db "$out" --quiet > "$tmp/states.jsonl"
-part search-states "$tmp/states.jsonl"
-rm -f "$tmp/states.jsonl"
+part openings-db "$bin" db export --db "$out" --quiet
+part search-states "$bin" db export --states --db "$out" --quiet
 bash scripts/make-openings.sh "$out"
 exit
 }

@@ -5,8 +5,10 @@
 # search-states.jsonl.xz; a later one only the lines no committed part has, as
 # openings-db-001.jsonl.xz and search-states-001.jsonl.xz; all the parts
 # imported into a new database give the merged database's results and trees
-# byte for byte; an export with nothing new adds no part; bad arguments stop it
-# with one line and no part written.
+# byte for byte; a later part is exactly the export's lines no committed part
+# has, in the export's order; an export with nothing new adds no part;
+# new-lines.py's set difference on its own; bad arguments stop it with one line
+# and no part written.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -14,7 +16,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail() { echo "test_export_openings: FAIL: $*" >&2; exit 1; }
 mkdir -p "$tmp/repo/scripts" "$tmp/repo/results"
-cp "$src"/scripts/{export-openings.sh,make-openings.sh,openings-md.py} "$tmp/repo/scripts/"
+cp "$src"/scripts/{export-openings.sh,make-openings.sh,openings-md.py,new-lines.py} "$tmp/repo/scripts/"
 cd "$tmp"
 export RENJU="$bin" RENJU_PLOTS=0
 res=repo/results
@@ -48,6 +50,11 @@ done
 "$bin" db export --db out2.lmdb --quiet > r2
 "$bin" db export --states --db out2.lmdb --quiet > s2
 [ "$(lines $res/openings-db-001.jsonl.xz)" -lt "$(wc -l < r2)" ] || fail "part 001 is not smaller than the export"
+# exactly the export's lines that the first file lacks, in the export's order
+cmp -s <(xz -dc $res/openings-db-001.jsonl.xz) <(grep -vxFf <(xz -dc $res/openings-db.jsonl.xz) r2) \
+  || fail "openings-db-001.jsonl.xz is not the export's new lines in order"
+cmp -s <(xz -dc $res/search-states-001.jsonl.xz) <(grep -vxFf <(xz -dc $res/search-states.jsonl.xz) s2) \
+  || fail "search-states-001.jsonl.xz is not the export's new lines in order"
 grep -q '"work"' <(xz -dc $res/search-states-001.jsonl.xz) || fail "search-states-001 has no state"
 # a state that changed is in both parts: the new one is further along
 changed=$(LC_ALL=C join -t '"' -j 4 <(xz -dc $res/search-states.jsonl.xz | LC_ALL=C sort -t '"' -k4,4) \
@@ -92,7 +99,20 @@ export_db --rebase out6.lmdb a.lmdb
 cmp -s <(xz -dc $res/search-states.jsonl.xz) <("$bin" db export --states --db a.lmdb --quiet) \
   || fail "--rebase: search-states.jsonl.xz is not the search's tree"
 
-# 7. Bad arguments: one line, exit 1, no part written.
+# 7. new-lines.py on its own: repeated input lines once, a last line without newline, old lines
+#    from several files left out; usage error.
+printf 'a\nb\n' | xz > old1.xz
+printf 'c\n' | xz > old2.xz
+[ "$(printf 'b\nd\na\nd\ne\nc\nf' | python3 repo/scripts/new-lines.py nl.out old1.xz old2.xz)" = "7 3" ] \
+  || fail "new-lines.py: wrong counts"
+[ "$(cat nl.out)" = "$(printf 'd\ne\nf')" ] || fail "new-lines.py: wrong lines: $(cat nl.out)"
+[ "$(printf 'x\nx\n' | python3 repo/scripts/new-lines.py nl.out)" = "2 1" ] || fail "new-lines.py without old files"
+rc=0; python3 repo/scripts/new-lines.py 2> /dev/null < /dev/null || rc=$?
+[ "$rc" = 2 ] || fail "new-lines.py without OUT: exit $rc, not 2"
+rc=0; python3 repo/scripts/new-lines.py nl.out missing.xz 2> /dev/null < /dev/null || rc=$?
+[ "$rc" = 1 ] || fail "new-lines.py with a missing old file: exit $rc, not 1"
+
+# 8. Bad arguments: one line, exit 1, no part written.
 for args in "out1.lmdb a.lmdb" "out4.lmdb missing.lmdb"; do
   rc=0
   bash repo/scripts/export-openings.sh $args 2> bad.err || rc=$?
