@@ -98,7 +98,7 @@ part() {
       [ "$f" = results/"$name".jsonl.xz ] || rm -f "$f"
     done
     rm -f "$tmp/new"
-    echo "export-openings: results/$name.jsonl.xz: $total lines" >&2
+    echo "export-openings: results/$name.jsonl.xz: $new lines" >&2
     return
   fi
   if [ "$new" = 0 ]; then
