@@ -219,6 +219,21 @@ typedef enum {
     MID_REREAD_ONE /* read the child just searched (`searched`) only */
 } MidState;
 
+/*
+ * A child's proof number at an attacker node with its effort counted: pn plus
+ * 2^excess, where the child's last search took about 2^(effort_shift + excess)
+ * work nodes (DfpnConfig.effort_shift); finite, at most TT_PN_MAX.  Only the
+ * choice among the children and the node's own proof number see it: a proof
+ * number 0 stays 0, so results never depend on it.  The chosen child's
+ * threshold is the node's minus this extra, which stays above the child's
+ * own pn (the node's pn, child's pn plus extra, is below the node's threshold).
+ */
+static inline ProofNum effort_pn(ProofNum pn, int excess)
+{
+    uint64_t v = (uint64_t)pn + (UINT64_C(1) << (excess > 24 ? 24 : excess));
+    return v > TT_PN_MAX ? TT_PN_MAX : (ProofNum)v;
+}
+
 /* The df-pn MID procedure at depth (the worker's board is the node). */
 static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
 {
@@ -321,8 +336,11 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
         int sel = 0;
         uint64_t sum = 0;
         bool inf = false;
+        int shift = is_or ? s->cfg.effort_shift : -1; /* effort in the proof number (DfpnConfig.effort_shift) */
         for (int i = 0; i < c->n; i++) {
             ProofNum v = cdl[i];
+            if (shift > 0 && c->work[i] > shift && v > 0 && v < PN_INF)
+                v = effort_pn(v, c->work[i] - shift);
             sum += cph[i];
             inf |= cph[i] >= PN_INF;
             if (v < best_v) {
@@ -333,6 +351,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
             }
         }
         ProofNum sel_phi = c->n > 0 ? cph[sel] : 0;
+        ProofNum sel_extra = c->n > 0 && is_or && best_v <= PN_INF ? best_v - cdl[sel] : 0; /* its effort's share */
         phi = best_v > PN_INF ? PN_INF : best_v;
         delta = inf ? PN_INF : sum > TT_PN_MAX ? TT_PN_MAX : (ProofNum)sum; /* finite sums saturate */
         best = sel;
@@ -358,7 +377,7 @@ static void mid(Worker *w, int depth, ProofNum thphi, ProofNum thdelta)
                 atomic_store_explicit(&s->root_numbers, (uint64_t)rt.pn << 32 | rt.dn, memory_order_relaxed);
         }
         uint64_t d2 = (uint64_t)second_v + second_v / 4 + 1;
-        ProofNum c_thdelta = d2 < thphi ? (ProofNum)d2 : thphi;
+        ProofNum c_thdelta = (d2 < thphi ? (ProofNum)d2 : thphi) - sel_extra; /* > the child's pn: see effort_pn */
         uint64_t tp = thdelta >= PN_INF ? PN_INF : (uint64_t)thdelta - delta + sel_phi;
         ProofNum c_thphi = pn_clamp64(tp);
         board_play(b, c->mv[sel]);

@@ -85,6 +85,7 @@ enum {
     DFPN_SIM_MIN_CHILDREN = 4,
     DFPN_QUIET_FREE = 2,     /* see DfpnConfig.quiet_free */
     DFPN_QUIET_DEEP_PN = 64, /* see DfpnConfig.quiet_deep_pn */
+    DFPN_EFFORT_SHIFT = 12,  /* see DfpnConfig.effort_shift */
 };
 
 /* Progress report (called from thread 0 at most every progress_interval s). */
@@ -127,6 +128,17 @@ typedef struct {
      */
     int quiet_free;
     int quiet_deep_pn;
+    /*
+     * Effort in the proof number (mid() in dfpn.c): at an attacker node, a
+     * child whose last search took about 2^k work nodes counts
+     * 2^(k - effort_shift) more in its proof number, one per 2^effort_shift
+     * nodes (0: the default DFPN_EFFORT_SHIFT; < 0: off).  A forcing line
+     * that does not win keeps a low proof number however deep it goes (the
+     * defender has one or two replies at each step); with this its siblings
+     * get their turn as its work grows.  A heuristic: results never depend
+     * on it.
+     */
+    int effort_shift;
     atomic_bool *stop; /* external stop flag (may be NULL), e.g. set by a signal handler */
     void (*progress)(void *ctx, const DfpnProgress *p); /* may be NULL */
     void *progress_ctx;

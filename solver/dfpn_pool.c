@@ -288,6 +288,8 @@ static DfpnConfig effective_config(const DfpnConfig *cfg)
         c.sim_min_children = DFPN_SIM_MIN_CHILDREN;
     if (c.quiet_free == 0)
         c.quiet_free = DFPN_QUIET_FREE;
+    if (c.effort_shift == 0)
+        c.effort_shift = DFPN_EFFORT_SHIFT;
     if (c.quiet_deep_pn <= 0 || c.quiet_deep_pn > 255)
         c.quiet_deep_pn = DFPN_QUIET_DEEP_PN;
     return c;

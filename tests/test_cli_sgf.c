@@ -85,12 +85,12 @@ static void test_solve_export(void **state)
     const char *s = slurp(out);
     assert_non_null(strstr(s, "(;GM[4]FF[4]CA[UTF-8]SZ[15]"));
     assert_non_null(strstr(s, "RU[renju]RE[B+]"));
-    assert_non_null(strstr(s, "result proven for black, best h7"));
+    assert_non_null(strstr(s, "result proven for black, best g9"));
     assert_non_null(strstr(s, ";B[hh];W[ig];B[ii];W[ih];B[gi];W[fh]C[The position (black to move)"));
-    assert_non_null(strstr(s, "];B[hi]")); /* the best move h7 right after the position */
+    assert_non_null(strstr(s, "];B[gg]")); /* the best move g9 right after the position */
     char pos[512];
     shown_position(out, pos, sizeof pos);
-    assert_int_equal(strncmp(pos, "h8 i9 i7 i8 g7 f8 h7 ", 21), 0);
+    assert_int_equal(strncmp(pos, "h8 i9 i7 i8 g7 f8 g9 ", 21), 0);
 
     /* query --sgf writes the stored proof's main line: the same record body. */
     const char *q = path("q.sgf");

@@ -624,6 +624,9 @@ void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
     cfg->threads = o->a.threads;
     cfg->max_nodes = o->jc.job_nodes;
     cfg->stop = cli_run_stop();
+    const char *es = getenv("RENJU_EFFORT_SHIFT"); /* tuning knob: DfpnConfig.effort_shift (-1: off) */
+    if (es && *es)
+        cfg->effort_shift = atoi(es);
     if (o->tt_given) {
         cfg->tt_mb = (size_t)o->a.tt_mb;
     } else {

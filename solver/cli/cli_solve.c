@@ -175,6 +175,9 @@ static int run_solve(int argc, char **argv, bool verify)
     const char *sw = getenv("RENJU_SIM_WIDTH"); /* tuning knob: simulation only above this many replies */
     if (sw)
         cfg.sim_min_children = atoi(sw);
+    const char *es = getenv("RENJU_EFFORT_SHIFT"); /* tuning knob: DfpnConfig.effort_shift (-1: off) */
+    if (es && *es)
+        cfg.effort_shift = atoi(es);
     const char *sb = getenv("RENJU_SIM_BUDGET"); /* tuning knob: work cap of one simulation (0: none) */
     if (sb)
         cfg.sim_budget = strtoull(sb, NULL, 10);
