@@ -46,6 +46,11 @@ enum {
     DEFAULT_JOB_NODES = 1000000,
     DEFAULT_CLASS_JOB_NODES = 100000, /* --class-time (results/solver-bench.md, session 36) */
     DEFAULT_CLASS_JOB_SCALE = 4,
+    /* --class-time: each move's tree's root (4 stones) gets one search of up to 1.6e6 x 4^3 = 1.02e8 work in one
+     * table before it is split (results/solver-bench.md, session 44) */
+    DEFAULT_CLASS_ROOT_RERUN = 3,
+    DEFAULT_CLASS_ROOT_CAP = 1024,
+    DEFAULT_CLASS_TT_MB = 1024, /* ... and the jobs' table may grow to this (MiB) without --tt-mb */
     DEFAULT_FAIL_WEIGHT = 100,
     DEFAULT_UNLISTED_PN = 100000,
     DEFAULT_EARLY_PERMILLE = 200,
@@ -595,6 +600,12 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     o->fresh_tree = fresh_tree;
     o->job_log = log_s;
     o->class_time = class_time;
+    /* tuning knobs (docs/cli.md): the root's search of each move's own tree under --class-time (JtConfig) */
+    o->class_jc = jc;
+    const char *crr = getenv("RENJU_JT_CLASS_ROOT_RERUN"), *crc = getenv("RENJU_JT_CLASS_ROOT_CAP");
+    int crrv = crr ? atoi(crr) : DEFAULT_CLASS_ROOT_RERUN, crcv = crc ? atoi(crc) : DEFAULT_CLASS_ROOT_CAP;
+    o->class_jc.root_rerun = crrv < 0 ? 0 : crrv > 8 ? 8 : crrv;
+    o->class_jc.root_cap = crcv < 0 ? 0 : crcv > 1 << 20 ? 1 << 20 : crcv;
     /* tuning knobs (docs/cli.md): JobRunner.early_permille (0: off) and early_dn */
     const char *ep = getenv("RENJU_JT_EARLY"), *ed = getenv("RENJU_JT_EARLY_DN");
     o->early_permille = ep ? atoi(ep) : DEFAULT_EARLY_PERMILLE;
@@ -630,16 +641,20 @@ void search_dfpn_config(const SearchOpts *o, DfpnConfig *cfg)
     if (o->tt_given) {
         cfg->tt_mb = (size_t)o->a.tt_mb;
     } else {
-        uint64_t biggest = o->jc.job_nodes; /* the largest job: at the root's stone count, rerun (JtConfig.rerun) */
-        for (int st = board_stone_count(&o->root); st < 6 && o->jc.scale > 1 && biggest < (1ull << 40); st++)
-            biggest *= (uint64_t)o->jc.scale;
-        int reruns = o->jc.goal == JT_GOAL_WIN && o->jc.root_rerun > o->jc.rerun ? o->jc.root_rerun : o->jc.rerun;
+        /* The largest job: at the root's stone count, rerun (JtConfig.rerun); with --class-time, a move's own
+         * tree's root, one stone more (SearchOpts.class_jc). */
+        bool cls = o->class_time > 0;
+        const JtConfig *jc = cls ? &o->class_jc : &o->jc;
+        uint64_t biggest = jc->job_nodes;
+        for (int st = board_stone_count(&o->root) + cls; st < 6 && jc->scale > 1 && biggest < (1ull << 40); st++)
+            biggest *= (uint64_t)jc->scale;
+        int reruns = jc->goal == JT_GOAL_WIN && jc->root_rerun > jc->rerun ? jc->root_rerun : jc->rerun;
         for (int r = 0; r < reruns && biggest < (1ull << 40); r++)
             biggest *= 4;
         if (biggest > (1ull << 40))
             biggest = 1ull << 40;
-        uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20;
-        cfg->tt_mb = mb < 2 ? 2 : mb > 256 ? 256 : (size_t)mb;
+        uint64_t mb = (biggest * 32 + (1u << 20) - 1) >> 20, cap = cls ? DEFAULT_CLASS_TT_MB : 256;
+        cfg->tt_mb = mb < 2 ? 2 : mb > cap ? (size_t)cap : (size_t)mb;
     }
 }
 
@@ -831,7 +846,7 @@ static int class_rounds(const SearchOpts *o, JobTree **t, SearchDb *sd, JtSource
             Board cb = o->root;
             board_play(&cb, cl->move[k]);
             JobTree *ct = NULL;
-            if ((rc = jt_create(&ct, &cb, &o->jc, src))) {
+            if ((rc = jt_create(&ct, &cb, &o->class_jc, src))) {
                 char name[8];
                 notation_point_str(cl->move[k], name);
                 rc = cli_error(cli_exit_code(rc), "cannot build the search tree of %s: %s", name, rj_strerror(rc));

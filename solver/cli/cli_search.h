@@ -27,6 +27,7 @@ typedef struct {
     ProofNum early_dn_root; /* JobRunner.early_dn_root (RENJU_JT_EARLY_DN_ROOT) */
     const char *job_log;    /* --job-log FILE: one JSON line per finished job, appended (NULL: none) */
     double class_time;      /* --class-time S: each open root move searched on its own, S seconds (0: off) */
+    JtConfig class_jc;      /* --class-time: the config of each move's own tree (jc with a larger first search) */
     Board root;
 } SearchOpts;
 

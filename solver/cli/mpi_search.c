@@ -342,7 +342,7 @@ static int open_class(Master *m, int k)
     memset(s, 0, sizeof *s);
     SearchOpts po = *m->o;
     board_play(&po.root, m->cl->move[k]);
-    int rc = jt_create(&s->t, &po.root, &m->o->jc, m->src);
+    int rc = jt_create(&s->t, &po.root, &m->o->class_jc, m->src);
     if (rc) {
         char name[8];
         notation_point_str(m->cl->move[k], name);
