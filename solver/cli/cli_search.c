@@ -46,10 +46,10 @@ enum {
     DEFAULT_JOB_NODES = 1000000,
     DEFAULT_CLASS_JOB_NODES = 100000, /* --class-time (results/solver-bench.md, session 36) */
     DEFAULT_CLASS_JOB_SCALE = 4,
-    /* --class-time: each move's tree's root (4 stones) gets one search of up to 1.6e6 x 4^3 = 1.02e8 work in one
+    /* --class-time: each move's tree's root (4 stones) gets one search of up to 256 x 1e5 = 2.56e7 work in one
      * table before it is split (results/solver-bench.md, session 44) */
     DEFAULT_CLASS_ROOT_RERUN = 3,
-    DEFAULT_CLASS_ROOT_CAP = 1024,
+    DEFAULT_CLASS_ROOT_CAP = 256,
     DEFAULT_CLASS_TT_MB = 1024, /* ... and the jobs' table may grow to this (MiB) without --tt-mb */
     DEFAULT_FAIL_WEIGHT = 100,
     DEFAULT_UNLISTED_PN = 100000,
