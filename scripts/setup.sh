@@ -8,9 +8,10 @@
 set -euo pipefail
 
 # clang-14, libclang-rt-14-dev (its TSan runtime) and libomp-14-dev (LLVM's OpenMP with the
-# Archer tool): the ThreadSanitizer build of scripts/tsan.sh; clang-format: scripts/check-format.sh.
+# Archer tool): the ThreadSanitizer build of scripts/tsan.sh; clang-format: scripts/check-format.sh;
+# procps (pgrep, ps): scripts/solve-open.sh's stop and its test.
 PKGS=(build-essential cmake pkg-config liblmdb-dev lmdb-utils libxxhash-dev libcmocka-dev
-      libopenmpi-dev openmpi-bin python3 xz-utils slurm-wlm munge
+      libopenmpi-dev openmpi-bin python3 xz-utils procps slurm-wlm munge
       clang-14 libclang-rt-14-dev libomp-14-dev clang-format)
 
 if ! command -v dpkg-query >/dev/null; then

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# solve-open.sh - one `renju solve` per open 4th move of several openings,
+# the most promising first:
+#
+#   scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K]
+#                         [--renju BIN] [--out DIR] CODE...
+#
+# For each CODE (an opening such as I11, or any white-to-move position) it
+# reads `renju opening status CODE --goal win --db DB --json` and takes its
+# open moves (4th-move classes: one representative each; white's pass left
+# out), all CODEs together, the smallest proof number of the opening-level
+# search first.  Each is solved as `renju solve "CODE MOVE" --attacker black
+# --threads 1 --nodes N --tt-mb MB --db DB --json` (MB: --tt-mb, default
+# 1024), J at a time (--jobs, default 1), at most K of them (--max, default
+# all).  A proof goes into DB with the position's result (renju solve --db),
+# so the opening's 4th move counts as proven from then on; the searches of
+# the opening-level search stay as they were.  Why: one search with one
+# table proves many 4th moves that the opening-level search, whose jobs each
+# start on an empty table, leaves open (results/solver-bench.md, sessions
+# 43-44).
+#
+# One line per solve on stdout ("I11 f5 (pn 166): proven, 27304540 work
+# nodes, 27 s"), its JSON in DIR/solves.jsonl (DIR: --out, default
+# solve-open.out), then one line per CODE: the 4th moves proven before and
+# after.  DIR/tried.tsv lists every solve that ended (position, budget,
+# result): the same command skips those tried with at least N, so it resumes
+# where it stopped, and a larger N tries the unknown ones again.
+#
+# SIGINT / SIGTERM: the running solves stop (an unfinished solve stores
+# nothing and is not marked tried), the script exits 75.  Exit codes: 0 when
+# every solve ended normally, 64 on a usage error, 75 when interrupted, else
+# the first failing solve's code (the others go on).
+#
+# The whole script is one { ... } group, read before any of it runs (an edit
+# of this file under a running sweep cannot break it).
+{
+set -uo pipefail
+usage() {
+  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--renju BIN] [--out DIR] CODE..." >&2
+  exit 64
+}
+bin=${RENJU:-build/renju}
+db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out
+codes=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --db) [ $# -ge 2 ] || usage; db=$2; shift 2 ;;
+    --nodes) [ $# -ge 2 ] || usage; nodes=$2; shift 2 ;;
+    --tt-mb) [ $# -ge 2 ] || usage; tt=$2; shift 2 ;;
+    --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+    --max) [ $# -ge 2 ] || usage; max=$2; shift 2 ;;
+    --renju) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    -*) echo "solve-open: unknown option $1" >&2; usage ;;
+    *) codes+=("$1"); shift ;;
+  esac
+done
+[ -n "$db" ] && [ -n "$nodes" ] && [ ${#codes[@]} -gt 0 ] || usage
+budget=$(python3 -c 'import sys; v = float(sys.argv[1]); assert 1 <= v <= 1e15; print(int(v))' "$nodes" 2>/dev/null) ||
+  { echo "solve-open: --nodes: expected a work-node count such as 1e8, got '$nodes'" >&2; exit 64; }
+[[ "$tt" =~ ^[1-9][0-9]*$ ]] || { echo "solve-open: --tt-mb: expected MiB, got '$tt'" >&2; exit 64; }
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "solve-open: --jobs: expected a count >= 1, got '$jobs'" >&2; exit 64; }
+[[ "$max" =~ ^[0-9]+$ ]] || { echo "solve-open: --max: expected a count, got '$max'" >&2; exit 64; }
+[ -x "$bin" ] || { echo "solve-open: $bin is not an executable (--renju BIN)" >&2; exit 64; }
+[ -e "$db" ] || { echo "solve-open: $db: no such database" >&2; exit 66; }
+mkdir -p "$out" || exit 73
+touch "$out/tried.tsv" || exit 73
+
+stop=0
+# The solves get the signal (the renju processes below this script; the shells around them then end on their own).
+term_solves() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    term_solves "$c"
+    [ "$(ps -o comm= -p "$c" 2> /dev/null)" = "$name" ] && kill -TERM "$c" 2> /dev/null
+  done
+}
+name=$(basename "$bin" | cut -c1-15)
+trap 'stop=1; term_solves $$' INT TERM
+
+# CODE's open moves as "pn<TAB>CODE MOVE" lines, and its proven count as "#CODE<TAB>p/n"; exit 65 if unreadable.
+open_moves() {
+  "$bin" opening status "$1" --goal win --db "$db" --json 2>/dev/null | python3 -c '
+import json, sys
+code = sys.argv[1]
+try:
+    ch = json.load(sys.stdin)["fourth"]
+except Exception:
+    sys.exit(65)
+moves = [c for c in ch if c["move"] != "pass"]
+print("#%s\t%d/%d" % (code, sum(c["status"] == "proven" for c in moves), len(moves)))
+for c in moves:
+    if c["status"] == "unknown":
+        print("%d\t%s %s" % (c["pn"], code, c["move"]))' "$1"
+}
+
+declare -A before
+queue=()
+rc_all=0
+for code in "${codes[@]}"; do
+  [ $stop -eq 0 ] || break
+  lines=$(open_moves "$code") || { echo "solve-open: $code: cannot read its status in $db" >&2; rc_all=65; continue; }
+  before[$code]=$(sed -n 's/^#[^\t]*\t//p' <<< "$lines")
+  while IFS= read -r l; do queue+=("$l"); done < <(grep -v '^#' <<< "$lines")
+done
+# The smallest pn first, then the order of the codes (sort -s keeps it); those tried with >= N left out.
+mapfile -t todo < <(printf '%s\n' ${queue[@]+"${queue[@]}"} | grep . | sort -s -t $'\t' -k1,1n |
+  awk -F'\t' -v n="$budget" 'FILENAME == ARGV[1] { if ($2 + 0 >= n + 0) done[$1] = 1; next } !($2 in done)' \
+    "$out/tried.tsv" -)
+[ "$max" -gt 0 ] && [ ${#todo[@]} -gt "$max" ] && todo=("${todo[@]:0:$max}")
+
+# One solve: its line, its JSON, and (when it ended) its mark in tried.tsv.
+solve_one() {
+  local pn=${1%%$'\t'*} pos=${1#*$'\t'} t0=$SECONDS js rc res
+  js=$("$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
+    --progress none 2>> "$out/solves.err")
+  rc=$?
+  res=$(python3 -c 'import json, sys
+try:
+    j = json.loads(sys.argv[1])
+    print("%s %d %d" % (j["result"], j["nodes"], 1 if j.get("interrupted") else 0))
+except Exception:
+    print("- 0 1")' "$js")
+  read -r result work intr <<< "$res"
+  [ "$intr" = 0 ] && [ $rc -eq 0 ] && printf '%s\t%s\t%s\n' "$pos" "$budget" "$result" >> "$out/tried.tsv"
+  [ -n "$js" ] && printf '%s\n' "$js" >> "$out/solves.jsonl"
+  echo "$pos (pn $pn): $result, $work work nodes, $((SECONDS - t0)) s$([ $rc -eq 0 ] || echo ", exit $rc")"
+  return $rc
+}
+
+running=0
+for item in ${todo[@]+"${todo[@]}"}; do
+  [ $stop -eq 0 ] || break
+  if [ $running -ge "$jobs" ]; then
+    wait -n
+    r=$?
+    running=$((running - 1))
+    [ $r -ne 0 ] && [ $r -ne 75 ] && [ $rc_all -eq 0 ] && rc_all=$r
+    [ $stop -eq 0 ] || break
+  fi
+  solve_one "$item" &
+  running=$((running + 1))
+done
+while [ $running -gt 0 ]; do
+  wait -n
+  r=$?
+  [ $r -eq 127 ] && break # no child left
+  running=$((running - 1))
+  [ $r -ne 0 ] && [ $r -ne 75 ] && [ $rc_all -eq 0 ] && rc_all=$r
+done
+if [ $stop -ne 0 ]; then
+  echo "solve-open: interrupted: the same command resumes" >&2
+  exit 75
+fi
+for code in "${codes[@]}"; do
+  [ -n "${before[$code]:-}" ] || continue
+  now=$(open_moves "$code" | sed -n 's/^#[^\t]*\t//p')
+  echo "$code: 4th moves proven ${before[$code]} -> ${now:-?}"
+done
+exit $rc_all
+}
