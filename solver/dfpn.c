@@ -138,6 +138,39 @@ static TTStoreResult keep_store(Dfpn *s, Key key, const TTData *d, uint64_t *sol
     return r;
 }
 
+/*
+ * The work a preloaded entry claims (log2): a solved entry that costly is
+ * kept by the TT's replacement, and proof extraction prefers the search's
+ * own proven children (less work) where it has both.
+ */
+enum { PRELOAD_WORK = 40 };
+
+int dfpn_preload(Dfpn *s, const DfpnKnown *k, size_t n)
+{
+    int nt = s->cfg.threads;
+    uint64_t want = (uint64_t)n * (uint64_t)nt * 8u; /* slots: an eighth full */
+    while (s->tt.nbuckets < s->tt.max_buckets && s->tt.nbuckets * TT_WAYS < want)
+        dfpn_grow_tables(s);
+    for (size_t i = 0; i < n; i++) {
+        if (k[i].result != RESULT_PROVEN && k[i].result != RESULT_DISPROVEN)
+            return RJ_EBADARG;
+        bool proven = k[i].result == RESULT_PROVEN;
+        TTData d = {proven ? 0 : PN_INF, proven ? PN_INF : 0, POINT_NONE, PRELOAD_WORK, !proven};
+        for (int t = 0; t < nt; t++) {
+            uint64_t solved_new = 0;
+            if (keep_store(s, k[i].key ^ thread_salt(t), &d, &solved_new) == TT_FILLED && tt_add_used(&s->tt, 1))
+                ask_growth(s);
+            if (solved_new && tt_add_used(&s->solved, solved_new))
+                ask_solved_growth(s);
+            if (atomic_load(&s->grow_req)) { /* no solve runs: grow here, alone */
+                atomic_store(&s->grow_req, false);
+                dfpn_grow_tables(s);
+            }
+        }
+    }
+    return 0;
+}
+
 void dfpn_tt_put(Worker *w, Key key, const TTData *d)
 {
     TTStoreResult r = keep_store(w->s, key, d, &w->solved_new);

@@ -215,6 +215,29 @@ const DfpnConfig *dfpn_config(const Dfpn *s);
 Key dfpn_tt_key(const Board *b, Color attacker);
 
 /*
+ * Warm start: positions whose result is already known (the results
+ * database's, db/), put in the TT before a solve as solved entries under
+ * every thread's key.  The search takes such a position as proven or
+ * disproven wherever it meets it, by any move order.  A proven one's proof
+ * is not in the TT: proof extraction takes it from a ProofSource
+ * (proof_extract.h), and the caller checks the whole proof.  A disproven one
+ * must be an exact disproof (every legal attacker move refuted), as the
+ * database's are.
+ */
+typedef struct {
+    Key key;       /* dfpn_tt_key of the position for the solve's attacker */
+    Result result; /* RESULT_PROVEN or RESULT_DISPROVEN */
+} DfpnKnown;
+
+/*
+ * Put the n known results k in s's TT (growing it first so that they fit
+ * at an eighth of its slots, within DfpnConfig.tt_mb), for a solve with
+ * s's configured threads.  0, or RJ_EBADARG (a result neither proven nor
+ * disproven).  Not while a solve runs.
+ */
+int dfpn_preload(Dfpn *s, const DfpnKnown *k, size_t n);
+
+/*
  * The TT entry of position b (attacker fixed) for the last solve's proof:
  * thread t keys its entries by dfpn_tt_key ^ a salt of its own ("Parallel
  * search" above; thread 0's salt is 0), and a proof can span threads (the

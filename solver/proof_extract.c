@@ -14,6 +14,7 @@ typedef struct {
     uint64_t gap_budget, max_nodes;
     ProofWriter *w;
     ExtractStats st;
+    const ProofSource *src; /* may be NULL */
 } Ex;
 
 static int ex_and(Ex *x, Board *b, uint32_t depth);
@@ -60,9 +61,42 @@ static Point proven_best(Ex *x, const Board *b, const Point *mv, int n)
     return POINT_NONE;
 }
 
+/*
+ * The subtree of b from the ProofSource, when it has one: 1 when written
+ * (its size and depth counted), 0 when not, or an error of the writer.
+ * After a defender's pass a stored proof that begins with the attacker's
+ * pass is not taken: stored positions have no last move, and two passes in
+ * a row end the game.
+ */
+static int splice(Ex *x, const Board *b, uint32_t depth)
+{
+    if (!x->src || depth == 0)
+        return 0;
+    uint8_t *p = NULL;
+    size_t len = 0;
+    if (x->src->get(x->src->ctx, b, x->att, &p, &len) != 0)
+        return 0;
+    ProofStats ps;
+    bool after_pass = board_last_move(b) == POINT_PASS;
+    int rc = 0;
+    if (len > PROOF_HEADER_LEN && !(after_pass && b->to_move == x->att && p[PROOF_HEADER_LEN] == POINT_PASS) &&
+        proof_stats(b, p, len, &ps) == 0) {
+        pw_bytes(x->w, p + PROOF_HEADER_LEN, len - PROOF_HEADER_LEN);
+        x->st.nodes += ps.nodes;
+        x->st.spliced++;
+        note_depth(x, depth + ps.depth);
+        rc = x->w->err ? x->w->err : 1;
+    }
+    free(p);
+    return rc;
+}
+
 /* Attacker to move on b: write an A-node. */
 static int ex_or(Ex *x, Board *b, uint32_t depth)
 {
+    int sp = splice(x, b, depth);
+    if (sp)
+        return sp > 0 ? 0 : sp;
     if (++x->st.nodes > x->max_nodes)
         return RJ_ENOMEM;
     Point pts[BOARD_POINTS];
@@ -127,6 +161,9 @@ static int ex_or(Ex *x, Board *b, uint32_t depth)
 /* Defender to move on b: write a D-node. */
 static int ex_and(Ex *x, Board *b, uint32_t depth)
 {
+    int sp = splice(x, b, depth);
+    if (sp)
+        return sp > 0 ? 0 : sp;
     if (++x->st.nodes > x->max_nodes)
         return RJ_ENOMEM;
     note_depth(x, depth);
@@ -155,8 +192,20 @@ static int ex_and(Ex *x, Board *b, uint32_t depth)
 int proof_extract(Dfpn *s, const Board *b, Color attacker, uint64_t gap_budget, uint64_t max_nodes,
                   ProofWriter *w, ExtractStats *st)
 {
-    Ex x = { s, attacker, dfpn_config(s)->rules, gap_budget ? gap_budget : 100000,
-             max_nodes ? max_nodes : 50000000, w, { 0, 0, 0, 0 } };
+    return proof_extract_from(s, b, attacker, gap_budget, max_nodes, NULL, w, st);
+}
+
+int proof_extract_from(Dfpn *s, const Board *b, Color attacker, uint64_t gap_budget, uint64_t max_nodes,
+                       const ProofSource *src, ProofWriter *w, ExtractStats *st)
+{
+    Ex x = {s,
+            attacker,
+            dfpn_config(s)->rules,
+            gap_budget ? gap_budget : 100000,
+            max_nodes ? max_nodes : 50000000,
+            w,
+            {0, 0, 0, 0, 0},
+            src};
     Board bb = *b;
     pw_header(w, x.rs, attacker);
     int rc = bb.to_move == attacker ? ex_or(&x, &bb, 0) : ex_and(&x, &bb, 0);

@@ -23,7 +23,22 @@ typedef struct {
     uint32_t depth;       /* longest line in plies */
     uint64_t vcf_leaves;  /* subtrees written by the leaf VCF / VCT */
     uint64_t researched;  /* gaps filled by searching again */
+    uint64_t spliced;     /* subtrees taken from the ProofSource */
 } ExtractStats;
+
+/*
+ * Proofs the TT does not hold: the positions a warm start preloaded
+ * (dfpn_preload).  get gives the stored proof of b for attacker (header and
+ * tree, b's frame, malloc'd; the caller frees it): 0, or RJ_ENOTFOUND for a
+ * position it does not know.  It is asked at every node extraction writes
+ * (below the root), so it should answer unknown positions fast.  A proof
+ * built with it is only as good as those proofs: check it (proof_check)
+ * before trusting it.
+ */
+typedef struct {
+    void *ctx;
+    int (*get)(void *ctx, const Board *b, Color attacker, uint8_t **proof, size_t *len);
+} ProofSource;
 
 /*
  * Append header and tree of the proof that attacker wins from b (not
@@ -34,5 +49,9 @@ typedef struct {
  */
 int proof_extract(Dfpn *s, const Board *b, Color attacker, uint64_t gap_budget, uint64_t max_nodes,
                   ProofWriter *w, ExtractStats *st);
+
+/* proof_extract, taking a position's subtree from src where src knows it (src may be NULL). */
+int proof_extract_from(Dfpn *s, const Board *b, Color attacker, uint64_t gap_budget, uint64_t max_nodes,
+                       const ProofSource *src, ProofWriter *w, ExtractStats *st);
 
 #endif /* RJ_PROOF_EXTRACT_H */

@@ -367,6 +367,130 @@ static void test_solver_reuse(void **state)
     dfpn_free(s);
 }
 
+/* A ProofSource that knows one position (by its TT key for black) and answers with the proof given. */
+typedef struct {
+    Key key;
+    const uint8_t *proof;
+    size_t len;
+    int asked; /* answers given */
+} OneProof;
+
+static int one_proof_get(void *ctx, const Board *b, Color attacker, uint8_t **proof, size_t *len)
+{
+    OneProof *o = ctx;
+    if (attacker != BLACK || dfpn_tt_key(b, BLACK) != o->key)
+        return RJ_ENOTFOUND;
+    *proof = malloc(o->len);
+    assert_non_null(*proof);
+    memcpy(*proof, o->proof, o->len);
+    *len = o->len;
+    o->asked++;
+    return 0;
+}
+
+/* Solve b (black to move) after preloading k; extract with src; return the proof's checker verdict. */
+static int warm_solve(const Board *b, const DfpnConfig *cfg, const DfpnKnown *k, size_t n, OneProof *src_ctx,
+                      DfpnResult *r, ExtractStats *es, ProofStats *ps)
+{
+    Dfpn *s;
+    assert_int_equal(dfpn_create(&s, cfg), 0);
+    assert_int_equal(dfpn_preload(s, k, n), 0);
+    assert_int_equal(dfpn_solve(s, b, r), 0);
+    assert_int_equal(r->result, RESULT_PROVEN);
+    ProofSource src = {src_ctx, one_proof_get};
+    ProofWriter w = {0};
+    assert_int_equal(proof_extract_from(s, b, BLACK, 0, 0, &src, &w, es), 0);
+    char why[512] = "";
+    int rc = proof_check(b, w.data, w.len, ps, why, sizeof why);
+    free(w.data);
+    dfpn_free(s);
+    return rc;
+}
+
+/*
+ * Warm start (dfpn_preload, proof_extract_from): a position preloaded as
+ * proven is taken as solved where the search meets it, and its proof comes
+ * from the ProofSource; the whole proof passes the checker, with 1 and 2
+ * threads, for less work than a cold solve.  A wrong preload (a move that
+ * does not win, given another position's proof) yields a proof the checker
+ * refuses: the caller's check, not the preload, decides.
+ */
+static void test_warm_start(void **state)
+{
+    (void)state;
+    Board p = parse_pos("h8 i9 i7 i8 g7 f8", EMPTY);
+    DfpnConfig cfg = black_cfg(32, 5000000);
+    Dfpn *s;
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    DfpnResult cold;
+    assert_int_equal(dfpn_solve(s, &p, &cold), 0);
+    assert_int_equal(cold.result, RESULT_PROVEN);
+    dfpn_free(s);
+    /* The child after black's winning move, solved on its own, and its checked proof. */
+    Board c = p;
+    board_play(&c, cold.best);
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    DfpnResult cr;
+    assert_int_equal(dfpn_solve(s, &c, &cr), 0);
+    assert_int_equal(cr.result, RESULT_PROVEN);
+    ProofWriter cw = {0};
+    ExtractStats ces;
+    assert_int_equal(proof_extract(s, &c, BLACK, 0, 0, &cw, &ces), 0);
+    dfpn_free(s);
+    ProofStats cps;
+    assert_int_equal(proof_check(&c, cw.data, cw.len, &cps, NULL, 0), 0);
+
+    DfpnKnown k = {dfpn_tt_key(&c, BLACK), RESULT_PROVEN};
+    for (int threads = 1; threads <= 2; threads++) {
+        cfg.threads = threads;
+        OneProof op = {k.key, cw.data, cw.len, 0};
+        DfpnResult r;
+        ExtractStats es;
+        ProofStats ps;
+        assert_int_equal(warm_solve(&p, &cfg, &k, 1, &op, &r, &es, &ps), 0);
+        assert_true(r.nodes < cold.nodes);
+        assert_int_equal(es.spliced, 1);
+        assert_int_equal(op.asked, 1);
+        assert_int_equal(ps.nodes, es.nodes);
+        assert_int_equal(ps.nodes, cps.nodes + 1); /* the root's A-node and the child's tree */
+    }
+    cfg.threads = 1;
+
+    /*
+     * Another move next to the stones preloaded as a win, with a "proof"
+     * that frames (a D-node listing no white move: every reply a short
+     * loss) but is false: the search proves the root through it at once,
+     * extraction takes it, and the checker refuses the whole.
+     */
+    Board d = p;
+    Point other = POINT_NONE;
+    for (int i = 0; i < 9 && other == POINT_NONE; i++) {
+        Point q = (Point)(p.hist[0] + (i / 3 - 1) * BOARD_SIZE + (i % 3 - 1));
+        if (q != cold.best && board_at(&d, q) == EMPTY && rules_is_legal(&d, q, RULE_RENJU))
+            other = q;
+    }
+    assert_int_not_equal(other, POINT_NONE);
+    board_play(&d, other);
+    ProofWriter fw = {0};
+    pw_header(&fw, RULE_RENJU, BLACK);
+    pw_u16(&fw, 0);
+    DfpnKnown bad = {dfpn_tt_key(&d, BLACK), RESULT_PROVEN};
+    OneProof op = {bad.key, fw.data, fw.len, 0};
+    DfpnResult r;
+    ExtractStats es;
+    ProofStats ps;
+    assert_int_not_equal(warm_solve(&p, &cfg, &bad, 1, &op, &r, &es, &ps), 0);
+    assert_int_equal(r.best, other);
+    assert_int_equal(es.spliced, 1);
+    free(fw.data);
+
+    DfpnKnown odd = {1, RESULT_UNKNOWN};
+    assert_int_equal(dfpn_create(&s, &cfg), 0);
+    assert_int_equal(dfpn_preload(s, &odd, 1), RJ_EBADARG);
+    dfpn_free(s);
+    free(cw.data);
+}
+
 /*
  * The TT grows while the search runs: the proofs still pass the checker, a
  * 1-thread search stays deterministic across growths, and several threads
@@ -746,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_minimax_agreement),
         cmocka_unit_test(test_determinism_and_threads),
         cmocka_unit_test(test_solver_reuse),
+        cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_simulation),
         cmocka_unit_test(test_effort_in_pn),

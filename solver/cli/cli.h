@@ -43,6 +43,7 @@ typedef struct {
     double progress_interval; /* --progress-interval SECONDS (0: the mode's default) */
     int order;                /* --order K (vct threat order, 1..4; 0: not given) */
     bool check;               /* --check (vct: write the proof of a win and check it) */
+    bool no_warm;             /* --no-warm (solve, verify: no warm start from the --db tree, warm_db.h) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;

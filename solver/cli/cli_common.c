@@ -108,7 +108,8 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         O_PROGRESS,
         O_PROGRESS_INTERVAL,
         O_ORDER,
-        O_CHECK
+        O_CHECK,
+        O_NO_WARM
     };
     static const struct option opts[] = {
         {"json", no_argument, NULL, O_JSON},
@@ -129,6 +130,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         {"progress-interval", required_argument, NULL, O_PROGRESS_INTERVAL},
         {"order", required_argument, NULL, O_ORDER},
         {"check", no_argument, NULL, O_CHECK},
+        {"no-warm", no_argument, NULL, O_NO_WARM},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -188,6 +190,9 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_DB: a->db = optarg; break;
         case O_SHORTEST: a->shortest = true; break;
         case O_CHILDREN: a->children = true; break;
+        case O_NO_WARM:
+            a->no_warm = true;
+            break;
         case O_SGF:
             a->sgf = optarg;
             break;

@@ -16,6 +16,7 @@
 #include "proof_extract.h"
 #include "progress.h"
 #include "rules.h"
+#include "warm_db.h"
 
 /* Solver progress (DfpnConfig.progress): ctx is the Progress. */
 static void progress(void *ctx, const DfpnProgress *p)
@@ -43,6 +44,8 @@ typedef struct {
     bool checked;
     int check_rc;
     char why[512];
+    WarmStats warm; /* the warm start from --db (warm_db.h) */
+    bool warm_bad;  /* a proof built with stored subtrees failed the checker: not stored */
 } SolveOut;
 
 static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
@@ -80,6 +83,10 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
         }
         if (r->interrupted)
             printf(",\"interrupted\":true");
+        if (o->warm.proven || o->warm.disproven)
+            printf(",\"warm_proven\":%llu,\"warm_disproven\":%llu,\"proof_spliced\":%llu",
+                   (unsigned long long)o->warm.proven, (unsigned long long)o->warm.disproven,
+                   (unsigned long long)o->ps.spliced);
         if (o->from_db)
             printf(",\"from_db\":true");
         if (o->stored) {
@@ -100,6 +107,9 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
                    o->ps.depth, (unsigned long long)o->ps.vcf_leaves);
         else if (r->result == RESULT_PROVEN && o->extract_rc)
             printf("proof: not extracted (%s)\n", rj_strerror(o->extract_rc));
+        if (o->have_proof && o->ps.spliced)
+            printf("proof: %llu subtrees from the database's stored proofs (checked)\n",
+                   (unsigned long long)o->ps.spliced);
         if (o->from_db)
             printf("from database (no search)\n");
         if (o->stored)
@@ -196,6 +206,7 @@ static int run_solve(int argc, char **argv, bool verify)
     memset(&o, 0, sizeof o);
     Db *db = NULL;
     ResultStore store;
+    Color att = a.side == EMPTY ? b.to_move : a.side;
     if (a.db) {
         char why[256] = "";
         if ((rc = db_open(a.db, NULL, &db, why, sizeof why))) {
@@ -204,7 +215,6 @@ static int run_solve(int argc, char **argv, bool verify)
         }
         db_result_store(db, &store);
         StoredResult sr;
-        Color att = a.side == EMPTY ? b.to_move : a.side;
         if (!verify && store.lookup(store.ctx, &b, att, a.rules, &sr) == 0) {
             o.from_db = true;
             o.r.result = sr.result;
@@ -226,6 +236,22 @@ static int run_solve(int argc, char **argv, bool verify)
             return rc;
         }
     }
+    WarmDb *warm = NULL;
+    if (db && !a.no_warm && att == BLACK) {
+        rc = warm_db_load(&warm, db, a.rules, &b, s, 0, &o.warm);
+        if (rc) {
+            db_close(db);
+            dfpn_free(s);
+            return cli_error(cli_exit_code(rc), "warm start from %s failed: %s", a.db, rj_strerror(rc));
+        }
+        if ((o.warm.proven || o.warm.disproven) && !a.quiet && pr.mode != PROGRESS_NONE && pr.mode != PROGRESS_JSON)
+            fprintf(stderr,
+                    "%s: warm start: %llu proven and %llu disproven positions from the database's tree "
+                    "(%llu nodes walked%s, %.1f s)\n",
+                    verify ? "verify" : "solve", (unsigned long long)o.warm.proven,
+                    (unsigned long long)o.warm.disproven, (unsigned long long)o.warm.walked,
+                    o.warm.truncated ? ", stopped at the limit" : "", o.warm.time_s);
+    }
     rc = dfpn_solve(s, &b, &o.r);
     ProgressInfo last = progress_info();
     last.nodes = o.r.nodes;
@@ -234,14 +260,26 @@ static int run_solve(int argc, char **argv, bool verify)
     last.root_dn = o.r.root_dn;
     progress_end(&pr, &last);
     if (rc) {
+        warm_db_free(warm);
         db_close(db);
         dfpn_free(s);
         return cli_error(cli_exit_code(rc), "solve failed: %s", rj_strerror(rc));
     }
     ProofWriter w = { 0 };
     if (o.r.result == RESULT_PROVEN && !o.r.interrupted) {
-        o.extract_rc = proof_extract(s, &b, o.r.attacker, 0, 0, &w, &o.ps);
+        ProofSource src;
+        warm_db_source(warm, &src);
+        o.extract_rc = proof_extract_from(s, &b, o.r.attacker, 0, 0, warm ? &src : NULL, &w, &o.ps);
         o.have_proof = o.extract_rc == 0;
+        /* Stored subtrees in it: the whole proof is checked before it is stored. */
+        if (o.have_proof && o.ps.spliced && !verify) {
+            ProofStats st;
+            if (proof_check(&b, w.data, w.len, &st, o.why, sizeof o.why) != 0) {
+                o.warm_bad = true;
+                o.have_proof = false;
+                o.extract_rc = RJ_EBADDATA;
+            }
+        }
         if (verify && o.have_proof) {
             ProofStats st;
             o.checked = true;
@@ -271,6 +309,7 @@ static int run_solve(int argc, char **argv, bool verify)
     }
     int src = a.sgf ? write_sgf(&a, &b, &o, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0) : 0;
     free(w.data);
+    warm_db_free(warm);
     db_close(db);
     dfpn_free(s);
     if (dbrc)
@@ -281,6 +320,8 @@ static int run_solve(int argc, char **argv, bool verify)
         return EXIT_TEMPFAIL;
     if (verify && o.checked && o.check_rc)
         return cli_error(EXIT_SOFTWARE, "the extracted proof does not check: %s", o.why);
+    if (o.warm_bad)
+        return cli_error(EXIT_SOFTWARE, "the proof built with the database's stored proofs does not check: %s", o.why);
     if (verify && o.r.result == RESULT_PROVEN && !o.have_proof)
         return cli_error(EXIT_SOFTWARE, "no proof could be extracted: %s", rj_strerror(o.extract_rc));
     return EXIT_DONE;
