@@ -188,6 +188,19 @@ static void test_solve_warm_start(void **state)
     s = slurp(path("w4.json"));
     assert_non_null(strstr(s, "\"from_db\":true"));
     free(s);
+    /* --warm-db: read only; a result stored there is copied with its proof into --db. */
+    assert_int_equal(RENJU(path("w5.json"), path("w5.err"), "solve %s --db %s --warm-db %s", pos, path("copy.lmdb"),
+                           path("warm2.lmdb")),
+                     0);
+    s = slurp(path("w5.json"));
+    assert_non_null(strstr(s, "\"from_db\":true"));
+    assert_non_null(strstr(s, "\"stored\":"));
+    free(s);
+    assert_int_equal(RENJU(path("w6.txt"), path("w6.err"), "db verify --db %s", path("copy.lmdb")), 0);
+    s = slurp(path("w6.txt"));
+    assert_non_null(strstr(s, "1 proofs checked, 0 failures"));
+    free(s);
+    assert_int_equal(RENJU(path("w7.json"), path("w7.err"), "solve %s --warm-db %s", pos, path("missing.lmdb")), 66);
 }
 
 /*

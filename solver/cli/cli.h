@@ -44,6 +44,7 @@ typedef struct {
     int order;                /* --order K (vct threat order, 1..4; 0: not given) */
     bool check;               /* --check (vct: write the proof of a win and check it) */
     bool no_warm;             /* --no-warm (solve, verify: no warm start from the --db tree, warm_db.h) */
+    const char *warm_db;      /* --warm-db PATH (solve, verify: warm start from PATH, read only, not --db) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;

@@ -109,7 +109,8 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         O_PROGRESS_INTERVAL,
         O_ORDER,
         O_CHECK,
-        O_NO_WARM
+        O_NO_WARM,
+        O_WARM_DB
     };
     static const struct option opts[] = {
         {"json", no_argument, NULL, O_JSON},
@@ -131,6 +132,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         {"order", required_argument, NULL, O_ORDER},
         {"check", no_argument, NULL, O_CHECK},
         {"no-warm", no_argument, NULL, O_NO_WARM},
+        {"warm-db", required_argument, NULL, O_WARM_DB},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -192,6 +194,9 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         case O_CHILDREN: a->children = true; break;
         case O_NO_WARM:
             a->no_warm = true;
+            break;
+        case O_WARM_DB:
+            a->warm_db = optarg;
             break;
         case O_SGF:
             a->sgf = optarg;

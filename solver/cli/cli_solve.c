@@ -204,7 +204,7 @@ static int run_solve(int argc, char **argv, bool verify)
     cli_run_signals();
     SolveOut o;
     memset(&o, 0, sizeof o);
-    Db *db = NULL;
+    Db *db = NULL, *wdb = NULL; /* --db; the warm start's database: --warm-db, else --db */
     ResultStore store;
     Color att = a.side == EMPTY ? b.to_move : a.side;
     if (a.db) {
@@ -214,35 +214,70 @@ static int run_solve(int argc, char **argv, bool verify)
             return cli_error(cli_exit_code(rc), "cannot open database %s: %s", a.db, why);
         }
         db_result_store(db, &store);
-        StoredResult sr;
-        if (!verify && store.lookup(store.ctx, &b, att, a.rules, &sr) == 0) {
-            o.from_db = true;
-            o.r.result = sr.result;
-            o.r.attacker = att;
-            o.r.best = sr.best;
-            o.r.nodes = sr.nodes;
-            o.have_proof = sr.proof_nodes > 0;
-            o.ps.nodes = sr.proof_nodes;
-            o.ps.depth = sr.proof_depth;
-            print_out(&a, &o, false);
-            if (a.sgf) {
-                uint8_t *proof = NULL;
-                size_t plen = 0;
-                rc = write_sgf(&a, &b, &o, db_get_proof(db, &b, a.rules, att, &proof, &plen) ? NULL : proof, plen);
-                free(proof);
-            }
+    }
+    if (a.warm_db) {
+        char why[256] = "";
+        DbOptions wo = {0};
+        wo.flags = DB_RDONLY;
+        if ((rc = db_open(a.warm_db, &wo, &wdb, why, sizeof why))) {
             db_close(db);
             dfpn_free(s);
-            return rc;
+            return cli_error(cli_exit_code(rc), "cannot open database %s: %s", a.warm_db, why);
         }
     }
+    /* A stored result is the answer: from --db, else from --warm-db (then copied, with its proof, to --db). */
+    for (int k = 0; k < 2 && !verify; k++) {
+        Db *from = k == 0 ? db : wdb;
+        if (!from)
+            continue;
+        DbRecord rec;
+        if (db_get(from, &b, a.rules, att, &rec) != 0 || rec.result == RESULT_UNKNOWN)
+            continue;
+        uint8_t *proof = NULL;
+        size_t plen = 0;
+        bool has_proof = (rec.flags & RECORD_HAS_PROOF) && (k == 1 || a.sgf) &&
+                         db_get_proof(from, &b, a.rules, att, &proof, &plen) == 0;
+        if (k == 1 && rec.result == RESULT_PROVEN && !has_proof) {
+            free(proof);
+            continue; /* nothing to copy: search (and store the proof found) */
+        }
+        o.from_db = true;
+        o.r.result = rec.result;
+        o.r.attacker = att;
+        o.r.best = rec.best;
+        o.r.nodes = rec.nodes;
+        o.have_proof = rec.proof_nodes > 0;
+        o.ps.nodes = rec.proof_nodes;
+        o.ps.depth = rec.proof_depth;
+        int dbrc = 0;
+        if (k == 1 && db) {
+            StoredResult sr = {rec.result, att, rec.best, rec.proof_nodes, rec.proof_depth, rec.nodes};
+            dbrc = store.store(store.ctx, &b, a.rules, &sr, has_proof ? proof : NULL, has_proof ? plen : 0);
+            if (!dbrc)
+                dbrc = db_flush(db);
+            if (!dbrc)
+                o.stored = db_path(db);
+        }
+        print_out(&a, &o, false);
+        if (a.sgf && !dbrc)
+            rc = write_sgf(&a, &b, &o, has_proof ? proof : NULL, plen);
+        free(proof);
+        db_close(wdb);
+        db_close(db);
+        dfpn_free(s);
+        if (dbrc)
+            return cli_error(cli_exit_code(dbrc), "storing the result failed: %s", rj_strerror(dbrc));
+        return rc;
+    }
     WarmDb *warm = NULL;
-    if (db && !a.no_warm && att == BLACK) {
-        rc = warm_db_load(&warm, db, a.rules, &b, s, 0, &o.warm);
+    Db *wsrc = wdb ? wdb : db;
+    if (wsrc && !a.no_warm && att == BLACK) {
+        rc = warm_db_load(&warm, wsrc, a.rules, &b, s, 0, &o.warm);
         if (rc) {
+            db_close(wdb);
             db_close(db);
             dfpn_free(s);
-            return cli_error(cli_exit_code(rc), "warm start from %s failed: %s", a.db, rj_strerror(rc));
+            return cli_error(cli_exit_code(rc), "warm start from %s failed: %s", db_path(wsrc), rj_strerror(rc));
         }
         if ((o.warm.proven || o.warm.disproven) && !a.quiet && pr.mode != PROGRESS_NONE && pr.mode != PROGRESS_JSON)
             fprintf(stderr,
@@ -261,6 +296,7 @@ static int run_solve(int argc, char **argv, bool verify)
     progress_end(&pr, &last);
     if (rc) {
         warm_db_free(warm);
+        db_close(wdb);
         db_close(db);
         dfpn_free(s);
         return cli_error(cli_exit_code(rc), "solve failed: %s", rj_strerror(rc));
@@ -310,6 +346,7 @@ static int run_solve(int argc, char **argv, bool verify)
     int src = a.sgf ? write_sgf(&a, &b, &o, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0) : 0;
     free(w.data);
     warm_db_free(warm);
+    db_close(wdb);
     db_close(db);
     dfpn_free(s);
     if (dbrc)
