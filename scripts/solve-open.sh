@@ -17,7 +17,10 @@
 # the opening-level search stay as they were.  Why: one search with one
 # table proves many 4th moves that the opening-level search, whose jobs each
 # start on an empty table, leaves open (results/solver-bench.md, sessions
-# 43-44).
+# 43-44).  Each solve starts warm from DB's saved tree of its 4th move (what
+# the opening-level search proved below it goes into its table first,
+# `renju solve --help`): of 34 open 4th moves that one cold solve of 1e8 had
+# left unknown, 13 were proven so (results/solver-bench.md, session 46).
 #
 # One line per solve on stdout ("I11 f5 (pn 166): proven, 27304540 work
 # nodes, 27 s"), its JSON in DIR/solves.jsonl (DIR: --out, default
