@@ -272,7 +272,7 @@ static int run_solve(int argc, char **argv, bool verify)
     WarmDb *warm = NULL;
     Db *wsrc = wdb ? wdb : db;
     if (wsrc && !a.no_warm && att == BLACK) {
-        rc = warm_db_load(&warm, wsrc, a.rules, &b, s, 0, &o.warm);
+        rc = warm_db_load(&warm, wsrc, a.rules, &b, s, 0, cfg.stop, &o.warm); /* a signal stops the walk too */
         if (rc) {
             db_close(wdb);
             db_close(db);
@@ -285,7 +285,7 @@ static int run_solve(int argc, char **argv, bool verify)
                     "(%llu nodes walked%s, %.1f s)\n",
                     verify ? "verify" : "solve", (unsigned long long)o.warm.proven,
                     (unsigned long long)o.warm.disproven, (unsigned long long)o.warm.walked,
-                    o.warm.truncated ? ", stopped at the limit" : "", o.warm.time_s);
+                    o.warm.truncated ? ", stopped early" : "", o.warm.time_s);
     }
     rc = dfpn_solve(s, &b, &o.r);
     ProgressInfo last = progress_info();

@@ -79,6 +79,7 @@ typedef struct {
     DfpnKnown *known;
     size_t nknown, capknown;
     uint64_t max_walk;
+    const atomic_bool *stop;
     WarmStats st;
 } Walk;
 
@@ -104,7 +105,7 @@ static int add_known(Walk *k, const Board *b, Result r)
 /* Walk node b (unsolved) when the tree expanded it: its children's results, then its unsolved children. */
 static int walk(Walk *k, Board *b)
 {
-    if (k->st.walked >= k->max_walk) {
+    if (k->st.walked >= k->max_walk || (k->stop && atomic_load(k->stop))) {
         k->st.truncated = true;
         return 0;
     }
@@ -145,7 +146,8 @@ static int walk(Walk *k, Board *b)
     return rc;
 }
 
-int warm_db_load(WarmDb **out, Db *db, RuleSet rs, const Board *root, Dfpn *s, uint64_t max_walk, WarmStats *st)
+int warm_db_load(WarmDb **out, Db *db, RuleSet rs, const Board *root, Dfpn *s, uint64_t max_walk,
+                 const atomic_bool *stop, WarmStats *st)
 {
     *out = NULL;
     double t0 = clock_now();
@@ -158,7 +160,8 @@ int warm_db_load(WarmDb **out, Db *db, RuleSet rs, const Board *root, Dfpn *s, u
     Walk k;
     memset(&k, 0, sizeof k);
     k.w = w;
-    k.max_walk = max_walk ? max_walk : 1000000;
+    k.max_walk = max_walk ? max_walk : WARM_MAX_WALK;
+    k.stop = stop;
     search_db_init(&sdb, db, rs, true, &k.src);
     Board b = *root;
     int rc = walk(&k, &b);
