@@ -1,6 +1,7 @@
 /* cli_solve.c - `renju solve` and `verify`. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "board.h"
 #include "db.h"
@@ -215,7 +216,11 @@ static int run_solve(int argc, char **argv, bool verify)
         }
         db_result_store(db, &store);
     }
-    if (a.warm_db) {
+    /* The same file twice: LMDB must not open one environment twice in a process (its locks break). */
+    struct stat st1, st2;
+    bool same = a.warm_db && a.db && stat(a.warm_db, &st1) == 0 && stat(a.db, &st2) == 0 && st1.st_dev == st2.st_dev &&
+                st1.st_ino == st2.st_ino;
+    if (a.warm_db && !same) {
         char why[256] = "";
         DbOptions wo = {0};
         wo.flags = DB_RDONLY;
