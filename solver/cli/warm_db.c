@@ -8,74 +8,20 @@
 #include "clock.h"
 #include "error.h"
 #include "jobtree.h"
+#include "keyset.h"
 #include "rules.h"
 #include "search_db.h"
-
-/* A set of 64-bit keys (open addressing; key 0 stands for itself through a remap). */
-typedef struct {
-    uint64_t *k;
-    size_t cap, n; /* cap: a power of two */
-} Keys;
-
-static uint64_t slot_key(uint64_t k) { return k ? k : UINT64_C(0x9e3779b97f4a7c15); }
-
-static bool keys_has(const Keys *s, uint64_t k)
-{
-    if (!s->cap)
-        return false;
-    k = slot_key(k);
-    for (size_t i = (size_t)(k * UINT64_C(0xff51afd7ed558ccd) >> 20) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (s->k[i] == k)
-            return true;
-        if (!s->k[i])
-            return false;
-    }
-}
-
-static int keys_put(Keys *s, uint64_t k); /* 1 added, 0 already there, or RJ_ENOMEM */
-
-static int keys_grow(Keys *s)
-{
-    Keys t = {calloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)), s->cap ? s->cap * 2 : 1024, 0};
-    if (!t.k)
-        return RJ_ENOMEM;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->k[i])
-            keys_put(&t, s->k[i]);
-    free(s->k);
-    *s = t;
-    return 0;
-}
-
-static int keys_put(Keys *s, uint64_t k)
-{
-    if ((s->n + 1) * 2 > s->cap) {
-        int rc = keys_grow(s);
-        if (rc)
-            return rc;
-    }
-    k = slot_key(k);
-    for (size_t i = (size_t)(k * UINT64_C(0xff51afd7ed558ccd) >> 20) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (s->k[i] == k)
-            return 0;
-        if (!s->k[i]) {
-            s->k[i] = k;
-            s->n++;
-            return 1;
-        }
-    }
-}
 
 struct WarmDb {
     Db *db;
     RuleSet rules;
-    Keys proven; /* dfpn_tt_key(position, BLACK) of the positions preloaded as proven */
+    KeySet proven; /* dfpn_tt_key(position, BLACK) of the positions preloaded as proven */
 };
 
 typedef struct {
     WarmDb *w;
     JtSource src; /* the saved states (search_db.h), read only */
-    Keys seen;    /* the expanded nodes walked (Board.key) */
+    KeySet seen;  /* the expanded nodes walked (Board.key) */
     DfpnKnown *known;
     size_t nknown, capknown;
     uint64_t max_walk;
@@ -96,7 +42,7 @@ static int add_known(Walk *k, const Board *b, Result r)
     k->known[k->nknown++] = (DfpnKnown){key, r};
     if (r == RESULT_PROVEN) {
         k->st.proven++;
-        return keys_put(&k->w->proven, key) < 0 ? RJ_ENOMEM : 0;
+        return keyset_put(&k->w->proven, key) < 0 ? RJ_ENOMEM : 0;
     }
     k->st.disproven++;
     return 0;
@@ -109,7 +55,7 @@ static int walk(Walk *k, Board *b)
         k->st.truncated = true;
         return 0;
     }
-    if (keys_has(&k->seen, b->key)) /* walked already: a transposition */
+    if (keyset_has(&k->seen, b->key)) /* walked already: a transposition */
         return 0;
     JtState js;
     memset(&js, 0, sizeof js);
@@ -119,7 +65,7 @@ static int walk(Walk *k, Board *b)
         return 0;
     if (rc)
         return rc;
-    if ((rc = keys_put(&k->seen, b->key)) < 0)
+    if ((rc = keyset_put(&k->seen, b->key)) < 0)
         return rc;
     rc = 0;
     k->st.walked++;
@@ -169,7 +115,7 @@ int warm_db_load(WarmDb **out, Db *db, RuleSet rs, const Board *root, Dfpn *s, u
         rc = dfpn_preload(s, k.known, k.nknown);
     search_db_free(&sdb);
     free(k.known);
-    free(k.seen.k);
+    keyset_free(&k.seen);
     k.st.time_s = clock_now() - t0;
     if (st)
         *st = k.st;
@@ -184,7 +130,7 @@ int warm_db_load(WarmDb **out, Db *db, RuleSet rs, const Board *root, Dfpn *s, u
 static int source_get(void *ctx, const Board *b, Color attacker, uint8_t **proof, size_t *len)
 {
     WarmDb *w = ctx;
-    if (attacker != BLACK || !keys_has(&w->proven, dfpn_tt_key(b, BLACK)))
+    if (attacker != BLACK || !keyset_has(&w->proven, dfpn_tt_key(b, BLACK)))
         return RJ_ENOTFOUND;
     return db_get_proof(w->db, b, w->rules, BLACK, proof, len);
 }
@@ -199,6 +145,6 @@ void warm_db_free(WarmDb *w)
 {
     if (!w)
         return;
-    free(w->proven.k);
+    keyset_free(&w->proven);
     free(w);
 }
