@@ -204,6 +204,61 @@ static void test_solve_warm_start(void **state)
 }
 
 /*
+ * --focus SHARE (warm_focus.h): at a black-to-move position the tree
+ * expanded, that share of the budget goes first to the tree's most-proving
+ * move, then the position gets the rest in the same table, all within
+ * --nodes; a proof found that way is extracted, stored and re-checked.
+ */
+static void test_solve_focus(void **state)
+{
+    (void)state;
+    char dbbuf[512];
+    const char *db = dbpath(dbbuf, sizeof dbbuf, "focus.lmdb");
+    const char *pos = "\"h8 h9 i10 g9 i9 g8\" --attacker black --threads 1 --json"; /* one thread: budgets exact */
+    assert_int_equal(RENJU(path("f0.json"), path("f0.err"),
+                           "opening search \"h8 h9 i10 g9 i9 g8\" --job-nodes 2000 --max-jobs 60 --threads 1 --quiet "
+                           "--db %s --json",
+                           db),
+                     0);
+    char *s = slurp(path("f0.json"));
+    assert_non_null(strstr(s, "\"result\":\"unknown\""));
+    free(s);
+    assert_int_equal(RENJU(path("f1.json"), path("f1.err"), "solve %s --nodes 200000 --focus 0.5 --db %s", pos, db), 0);
+    s = slurp(path("f1.json"));
+    assert_non_null(strstr(s, "\"result\":\"unknown\""));
+    assert_non_null(strstr(s, "\"focus\":\""));
+    long focus = json_int(s, "focus_nodes");
+    assert_in_range(focus, 90000, 100001);                        /* its share */
+    assert_in_range(json_int(s, "nodes"), focus + 90000, 200000); /* and the position the rest */
+    free(s);
+    s = slurp(path("f1.err"));
+    assert_non_null(strstr(s, "solve: focus: the saved tree's move "));
+    free(s);
+    /* Without --focus, or cold: the position alone. */
+    const char *plain[] = {"", "--focus 0.5 --no-warm"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(
+            RENJU(path("f2.json"), path("f2.err"), "solve %s --nodes 200000 %s --db %s", pos, plain[i], db), 0);
+        s = slurp(path("f2.json"));
+        assert_null(strstr(s, "\"focus\""));
+        assert_in_range(json_int(s, "nodes"), 190000, 200001); /* its whole budget (a search can pass it by one node) */
+        free(s);
+    }
+    assert_int_equal(RENJU(path("f4.json"), path("f4.err"), "solve %s --nodes 200000 --focus 2 --db %s", pos, db), 64);
+    /* Enough budget: proven through the focus's table, stored, re-checked. */
+    assert_int_equal(RENJU(path("f3.json"), path("f3.err"), "solve %s --nodes 4e6 --focus 0.5 --db %s", pos, db), 0);
+    s = slurp(path("f3.json"));
+    assert_non_null(strstr(s, "\"result\":\"proven\""));
+    assert_non_null(strstr(s, "\"focus\":\""));
+    assert_non_null(strstr(s, "\"stored\":"));
+    free(s);
+    assert_int_equal(RENJU(path("f5.txt"), path("f5.err"), "db verify --db %s", db), 0);
+    s = slurp(path("f5.txt"));
+    assert_non_null(strstr(s, " 0 failures"));
+    free(s);
+}
+
+/*
  * White's pass at a white-to-move root: while it is open, status gives its
  * numbers and the work its subtree has had (JSON pass_pn, pass_dn,
  * pass_work): the pass's proof proves the white moves it never meets.
@@ -1716,6 +1771,7 @@ int main(void)
         cmocka_unit_test(test_root_look),
         cmocka_unit_test(test_composed_proof_verifies),
         cmocka_unit_test(test_solve_warm_start),
+        cmocka_unit_test(test_solve_focus),
         cmocka_unit_test(test_deterministic_and_resume),
         cmocka_unit_test(test_kill9_resumes),
         cmocka_unit_test(test_sigterm),

@@ -45,6 +45,7 @@ typedef struct {
     bool check;               /* --check (vct: write the proof of a win and check it) */
     bool no_warm;             /* --no-warm (solve, verify: no warm start from the --db tree, warm_db.h) */
     const char *warm_db;      /* --warm-db PATH (solve, verify: warm start from PATH, read only, not --db) */
+    double focus; /* --focus SHARE (solve, verify: that share of the budget on the saved tree's move first; 0: off) */
     int npos;           /* positional arguments */
     char *pos[CLI_MAX_POS];
 } CliArgs;

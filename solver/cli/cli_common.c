@@ -110,7 +110,8 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         O_ORDER,
         O_CHECK,
         O_NO_WARM,
-        O_WARM_DB
+        O_WARM_DB,
+        O_FOCUS
     };
     static const struct option opts[] = {
         {"json", no_argument, NULL, O_JSON},
@@ -133,6 +134,7 @@ int cli_parse(int argc, char **argv, CliArgs *a)
         {"check", no_argument, NULL, O_CHECK},
         {"no-warm", no_argument, NULL, O_NO_WARM},
         {"warm-db", required_argument, NULL, O_WARM_DB},
+        {"focus", required_argument, NULL, O_FOCUS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -197,6 +199,11 @@ int cli_parse(int argc, char **argv, CliArgs *a)
             break;
         case O_WARM_DB:
             a->warm_db = optarg;
+            break;
+        case O_FOCUS:
+            if (parse_num("--focus", optarg, 0.01, 1, &v))
+                return EXIT_USAGE;
+            a->focus = v;
             break;
         case O_SGF:
             a->sgf = optarg;

@@ -435,69 +435,14 @@ static int parse_u64(const char *s, const char *what, uint64_t *out)
     return 0;
 }
 
-int search_opts(int argc, char **argv, bool run, SearchOpts *o)
+void search_tree_defaults(JtConfig *c, RuleSet rs)
 {
-    memset(o, 0, sizeof *o);
-    char **av = malloc(sizeof *av * ((size_t)argc + 1));
-    if (!av)
-        return cli_error(EXIT_SOFTWARE, "out of memory");
-    memcpy(av, argv, sizeof *av * (size_t)argc);
-    av[argc] = NULL;
-    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL, *fail_s = NULL;
-    const char *log_s = NULL, *class_s = NULL;
-    int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "class-time", true, &class_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "job-log", true, &log_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "job-scale", true, &scale_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "fail-weight", true, &fail_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "job-nodes", true, &job_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "max-jobs", true, &maxj_s);
-    if (rc <= 1)
-        rc = cli_take_opt(&argc, av, "workers", true, &workers_s);
-    bool tt_given = cli_has_opt(argc, av, "tt-mb");
-    const char *unused = NULL;
-    bool fresh_tree = false;
-    if (rc <= 1) {
-        rc = cli_take_opt(&argc, av, "fresh-tree", false, &unused);
-        fresh_tree = rc == 1;
-    }
-    CliArgs a;
-    memset(&a, 0, sizeof a);
-    if (rc <= 1)
-        rc = cli_parse(argc, av, &a);
-    else
-        rc = rc > 1 ? rc : 0;
-    if (rc > 1 || (rc && rc != 1)) {
-        free(av);
-        return rc;
-    }
-    JtConfig jc = {.goal = JT_GOAL_WIN, .rules = a.rules, .job_nodes = DEFAULT_JOB_NODES};
-    uint64_t max_jobs = 0, workers = 1;
-    rc = 0;
-    if (goal_s && !strcmp(goal_s, "win"))
-        jc.goal = JT_GOAL_WIN;
-    else if (goal_s && (!strcmp(goal_s, "w4") || !strcmp(goal_s, "count")))
-        jc.goal = JT_GOAL_COUNT;
-    else if (goal_s && !strcmp(goal_s, "fair-n"))
-        jc.goal = JT_GOAL_FAIR_N;
-    else if (goal_s)
-        rc = cli_error(EXIT_USAGE, "--goal: expected win, w4 or fair-n, got '%s'", goal_s);
-    if (!rc && job_s && !(rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes)) && jc.job_nodes > (1ull << 40))
-        rc = cli_error(EXIT_USAGE, "--job-nodes: at most 2^40");
-    uint64_t scale = 1;
-    if (!rc && scale_s && !(rc = parse_u64(scale_s, "--job-scale", &scale)) && scale > 16)
-        rc = cli_error(EXIT_USAGE, "--job-scale: at most 16");
-    jc.scale = (int)scale;
-    uint64_t fail_weight = DEFAULT_FAIL_WEIGHT;
-    if (!rc && fail_s && !(rc = parse_u64(fail_s, "--fail-weight", &fail_weight)) && fail_weight > 10000)
-        rc = cli_error(EXIT_USAGE, "--fail-weight: at most 10000 (percent)");
-    jc.fail_weight = (int)fail_weight;
+    memset(c, 0, sizeof *c);
+    JtConfig jc = {.goal = JT_GOAL_WIN,
+                   .rules = rs,
+                   .job_nodes = DEFAULT_JOB_NODES,
+                   .scale = 1,
+                   .fail_weight = DEFAULT_FAIL_WEIGHT};
     const char *un = getenv("RENJU_JT_UNLISTED"); /* tuning knob: JtConfig.unlisted_pn (0: twice the largest) */
     jc.unlisted_pn = un ? (ProofNum)strtoul(un, NULL, 10) : DEFAULT_UNLISTED_PN;
     /* tuning knobs (docs/cli.md): JtConfig.rerun and rerun_pn */
@@ -543,6 +488,73 @@ int search_opts(int argc, char **argv, bool run, SearchOpts *o)
     const char *brp = getenv("RENJU_JT_BORROW_REPAIR"); /* JtConfig.borrow_repair_permille (0: off) */
     int brv = brp ? atoi(brp) : DEFAULT_BORROW_REPAIR_PERMILLE;
     jc.borrow_repair_permille = brv < 0 ? 0 : brv > 1000 ? 1000 : brv;
+    *c = jc;
+}
+
+int search_opts(int argc, char **argv, bool run, SearchOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    char **av = malloc(sizeof *av * ((size_t)argc + 1));
+    if (!av)
+        return cli_error(EXIT_SOFTWARE, "out of memory");
+    memcpy(av, argv, sizeof *av * (size_t)argc);
+    av[argc] = NULL;
+    const char *goal_s = NULL, *job_s = NULL, *maxj_s = NULL, *workers_s = NULL, *scale_s = NULL, *fail_s = NULL;
+    const char *log_s = NULL, *class_s = NULL;
+    int rc = cli_take_opt(&argc, av, "goal", true, &goal_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "class-time", true, &class_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-log", true, &log_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-scale", true, &scale_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "fail-weight", true, &fail_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "job-nodes", true, &job_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "max-jobs", true, &maxj_s);
+    if (rc <= 1)
+        rc = cli_take_opt(&argc, av, "workers", true, &workers_s);
+    bool tt_given = cli_has_opt(argc, av, "tt-mb");
+    const char *unused = NULL;
+    bool fresh_tree = false;
+    if (rc <= 1) {
+        rc = cli_take_opt(&argc, av, "fresh-tree", false, &unused);
+        fresh_tree = rc == 1;
+    }
+    CliArgs a;
+    memset(&a, 0, sizeof a);
+    if (rc <= 1)
+        rc = cli_parse(argc, av, &a);
+    else
+        rc = rc > 1 ? rc : 0;
+    if (rc > 1 || (rc && rc != 1)) {
+        free(av);
+        return rc;
+    }
+    JtConfig jc;
+    search_tree_defaults(&jc, a.rules);
+    uint64_t max_jobs = 0, workers = 1;
+    rc = 0;
+    if (goal_s && !strcmp(goal_s, "win"))
+        jc.goal = JT_GOAL_WIN;
+    else if (goal_s && (!strcmp(goal_s, "w4") || !strcmp(goal_s, "count")))
+        jc.goal = JT_GOAL_COUNT;
+    else if (goal_s && !strcmp(goal_s, "fair-n"))
+        jc.goal = JT_GOAL_FAIR_N;
+    else if (goal_s)
+        rc = cli_error(EXIT_USAGE, "--goal: expected win, w4 or fair-n, got '%s'", goal_s);
+    if (!rc && job_s && !(rc = parse_u64(job_s, "--job-nodes", &jc.job_nodes)) && jc.job_nodes > (1ull << 40))
+        rc = cli_error(EXIT_USAGE, "--job-nodes: at most 2^40");
+    uint64_t scale = 1;
+    if (!rc && scale_s && !(rc = parse_u64(scale_s, "--job-scale", &scale)) && scale > 16)
+        rc = cli_error(EXIT_USAGE, "--job-scale: at most 16");
+    jc.scale = (int)scale;
+    uint64_t fail_weight = DEFAULT_FAIL_WEIGHT;
+    if (!rc && fail_s && !(rc = parse_u64(fail_s, "--fail-weight", &fail_weight)) && fail_weight > 10000)
+        rc = cli_error(EXIT_USAGE, "--fail-weight: at most 10000 (percent)");
+    jc.fail_weight = (int)fail_weight;
     if (!rc && maxj_s)
         rc = parse_u64(maxj_s, "--max-jobs", &max_jobs);
     if (!rc && workers_s && !(rc = parse_u64(workers_s, "--workers", &workers)) && workers > MAX_WORKERS)

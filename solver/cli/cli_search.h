@@ -32,6 +32,13 @@ typedef struct {
 } SearchOpts;
 
 /*
+ * The tree's configuration of `opening search` before its options: goal
+ * win, the default job size, and every tuning knob (RENJU_JT_*, docs/cli.md)
+ * read from the environment.
+ */
+void search_tree_defaults(JtConfig *jc, RuleSet rs);
+
+/*
  * Parse argv (argv[0] = "search" or "status") into *o and check the root
  * position against the goal.  Prints one line on error; returns 0 or the
  * exit code.

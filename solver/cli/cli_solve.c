@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "rules.h"
 #include "warm_db.h"
+#include "warm_focus.h"
 
 /* Solver progress (DfpnConfig.progress): ctx is the Progress. */
 static void progress(void *ctx, const DfpnProgress *p)
@@ -45,8 +46,10 @@ typedef struct {
     bool checked;
     int check_rc;
     char why[512];
-    WarmStats warm; /* the warm start from --db (warm_db.h) */
-    bool warm_bad;  /* a proof built with stored subtrees failed the checker: not stored */
+    WarmStats warm;     /* the warm start from --db (warm_db.h) */
+    bool warm_bad;      /* a proof built with stored subtrees failed the checker: not stored */
+    WarmFocus focus;    /* the saved tree's move searched first (warm_focus.h); move POINT_NONE: none */
+    DfpnResult focus_r; /* that search */
 } SolveOut;
 
 static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
@@ -88,6 +91,14 @@ static void print_out(const CliArgs *a, const SolveOut *o, bool verify)
             printf(",\"warm_proven\":%llu,\"warm_disproven\":%llu,\"proof_spliced\":%llu",
                    (unsigned long long)o->warm.proven, (unsigned long long)o->warm.disproven,
                    (unsigned long long)o->ps.spliced);
+        if (o->focus.move != POINT_NONE) {
+            char fm[8];
+            notation_point_str(o->focus.move, fm);
+            printf(",\"focus\":");
+            cli_json_str(stdout, fm);
+            printf(",\"focus_result\":\"%s\",\"focus_nodes\":%llu", result_name(o->focus_r.result),
+                   (unsigned long long)o->focus_r.nodes);
+        }
         if (o->from_db)
             printf(",\"from_db\":true");
         if (o->stored) {
@@ -141,6 +152,67 @@ static int write_sgf(const CliArgs *a, const Board *b, const SolveOut *o, const 
                           line, n, what);
 }
 
+/* Add the counts of an earlier search of the same solve to r. */
+static void add_counts(DfpnResult *r, const DfpnResult *e)
+{
+    r->nodes += e->nodes;
+    r->dfpn_nodes += e->dfpn_nodes;
+    r->time_s += e->time_s;
+    r->sim_proven += e->sim_proven;
+    r->vct_pruned += e->vct_pruned;
+    r->max_thread_nodes = r->max_thread_nodes > e->max_thread_nodes ? r->max_thread_nodes : e->max_thread_nodes;
+}
+
+/* cfg with the budget that is left after used nodes and used_s seconds of it, times keep / 100. */
+static DfpnConfig budget_left(const DfpnConfig *cfg, uint64_t used, double used_s, int keep)
+{
+    DfpnConfig c = *cfg;
+    uint64_t left = cfg->max_nodes > used ? cfg->max_nodes - used : 0;
+    c.max_nodes = left / 100 * (uint64_t)keep + left % 100 * (uint64_t)keep / 100;
+    if (c.max_nodes == 0)
+        c.max_nodes = 1;
+    if (cfg->max_time > 0)
+        c.max_time = cfg->max_time > used_s ? (cfg->max_time - used_s) * keep / 100 : 0.001;
+    return c;
+}
+
+/*
+ * A warm solve with a focus (--focus SHARE, warm_focus.h), black to move:
+ * the saved tree's most-proving move first, with that share of the budget
+ * (at most 99%), then the position with the rest in the same table, which
+ * meets that move's search where it ended (proven: the position is proven at
+ * once).  Without such a move, the position alone.  o->r gets the whole
+ * solve's result and counts, o->focus and o->focus_r the focus.
+ */
+static int solve_focused(Dfpn *s, const DfpnConfig *cfg, const Board *b, Db *tree, RuleSet rs, double share,
+                         SolveOut *o, bool say, const char *cmd)
+{
+    int rc = warm_focus_move(tree, rs, b, &o->focus);
+    if (rc || o->focus.move == POINT_NONE)
+        return rc ? rc : dfpn_solve(s, b, &o->r);
+    Board child = *b;
+    board_play(&child, o->focus.move);
+    if (say) {
+        char fm[8];
+        notation_point_str(o->focus.move, fm);
+        fprintf(
+            stderr,
+            "%s: focus: the saved tree's move %s first (tree pn %u; %.1f s to read the tree), %.0f%% of the budget\n",
+            cmd, fm, o->focus.pn, o->focus.time_s, share * 100);
+    }
+    int pct = share >= 0.99 ? 99 : (int)(share * 100 + 0.5);
+    DfpnConfig c = budget_left(cfg, 0, 0, pct < 1 ? 1 : pct);
+    if ((rc = dfpn_set_config(s, &c)) || (rc = dfpn_solve(s, &child, &o->focus_r)))
+        return rc;
+    c = budget_left(cfg, o->focus_r.nodes, o->focus_r.time_s, 100);
+    if (c.max_nodes > 1) /* a search can pass its budget by its last node: the whole stays within --nodes */
+        c.max_nodes--;
+    if ((rc = dfpn_set_config(s, &c)) || (rc = dfpn_solve(s, b, &o->r)))
+        return rc;
+    add_counts(&o->r, &o->focus_r);
+    return 0;
+}
+
 /* Shared body of solve and verify. */
 static int run_solve(int argc, char **argv, bool verify)
 {
@@ -162,7 +234,7 @@ static int run_solve(int argc, char **argv, bool verify)
     cfg.max_nodes = a.nodes > 0 ? (uint64_t)a.nodes : 0;
     cfg.max_time = a.time_s;
     cfg.tt_mb = (size_t)a.tt_mb;
-    cfg.stop = cli_run_stop(); /* set by SIGINT, SIGTERM, SIGUSR1 (cli_run_signals below) */
+    cfg.stop = cli_run_stop();                   /* set by SIGINT, SIGTERM, SIGUSR1 (cli_run_signals below) */
     const char *vb = getenv("RENJU_VCT_BUDGET"); /* tuning knob: nodes of a leaf VCT (unset or 0: none) */
     if (vb)
         cfg.vct_budget = strtoull(vb, NULL, 10);
@@ -205,6 +277,7 @@ static int run_solve(int argc, char **argv, bool verify)
     cli_run_signals();
     SolveOut o;
     memset(&o, 0, sizeof o);
+    o.focus.move = POINT_NONE;
     Db *db = NULL, *wdb = NULL; /* --db; the warm start's database: --warm-db, else --db */
     ResultStore store;
     Color att = a.side == EMPTY ? b.to_move : a.side;
@@ -292,7 +365,12 @@ static int run_solve(int argc, char **argv, bool verify)
                     (unsigned long long)o.warm.disproven, (unsigned long long)o.warm.walked,
                     o.warm.truncated ? ", stopped early" : "", o.warm.time_s);
     }
-    rc = dfpn_solve(s, &b, &o.r);
+    /* --focus: the saved tree's most-proving move first (warm_focus.h); only where the walk met the tree */
+    bool focus = a.focus > 0 && wsrc && !a.no_warm && att == BLACK && b.to_move == BLACK && o.warm.walked > 0 &&
+                 !o.warm.truncated && cfg.max_nodes > 1;
+    bool say = !a.quiet && pr.mode != PROGRESS_NONE && pr.mode != PROGRESS_JSON;
+    rc = focus ? solve_focused(s, &cfg, &b, wsrc, a.rules, a.focus, &o, say, verify ? "verify" : "solve")
+               : dfpn_solve(s, &b, &o.r);
     ProgressInfo last = progress_info();
     last.nodes = o.r.nodes;
     last.have_root = true;
@@ -306,7 +384,7 @@ static int run_solve(int argc, char **argv, bool verify)
         dfpn_free(s);
         return cli_error(cli_exit_code(rc), "solve failed: %s", rj_strerror(rc));
     }
-    ProofWriter w = { 0 };
+    ProofWriter w = {0};
     if (o.r.result == RESULT_PROVEN && !o.r.interrupted) {
         ProofSource src;
         warm_db_source(warm, &src);
@@ -330,7 +408,7 @@ static int run_solve(int argc, char **argv, bool verify)
     int dbrc = 0;
     bool checked_ok = !verify || (o.checked && o.check_rc == 0);
     if (db && (o.r.result == RESULT_DISPROVEN || (o.r.result == RESULT_PROVEN && o.have_proof && checked_ok))) {
-        StoredResult sr = { o.r.result, o.r.attacker, o.r.best, o.ps.nodes, o.ps.depth, o.r.nodes };
+        StoredResult sr = {o.r.result, o.r.attacker, o.r.best, o.ps.nodes, o.ps.depth, o.r.nodes};
         dbrc = store.store(store.ctx, &b, a.rules, &sr, o.have_proof ? w.data : NULL, o.have_proof ? w.len : 0);
         if (!dbrc)
             dbrc = db_flush(db);
