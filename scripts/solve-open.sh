@@ -3,7 +3,7 @@
 # the most promising first:
 #
 #   scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K]
-#                         [--renju BIN] [--out DIR] CODE...
+#                         [--focus SHARE] [--renju BIN] [--out DIR] CODE...
 #
 # For each CODE (an opening such as I11, or any white-to-move position) it
 # reads `renju opening status CODE --goal win --db DB --json` and takes its
@@ -21,6 +21,11 @@
 # the opening-level search proved below it goes into its table first,
 # `renju solve --help`): of 34 open 4th moves that one cold solve of 1e8 had
 # left unknown, 13 were proven so (results/solver-bench.md, session 46).
+# --focus SHARE passes `--focus SHARE` to each solve: that share of the
+# budget goes first to the opening-level search's most-proving 5th move
+# (`renju solve --help`); a second pass with --focus 0.99 over the moves one
+# pass left unknown proved 7 of 23 (session 47).  Such solves are marked in
+# DIR/tried-focus.tsv instead, so the moves tried without it are tried again.
 #
 # One line per solve on stdout ("I11 f5 (pn 166): proven, 27304540 work
 # nodes, 27 s"), its JSON in DIR/solves.jsonl (DIR: --out, default
@@ -39,11 +44,11 @@
 {
 set -uo pipefail
 usage() {
-  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--renju BIN] [--out DIR] CODE..." >&2
+  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--focus SHARE] [--renju BIN] [--out DIR] CODE..." >&2
   exit 64
 }
 bin=${RENJU:-build/renju}
-db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out
+db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out focus=
 codes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
     --tt-mb) [ $# -ge 2 ] || usage; tt=$2; shift 2 ;;
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
     --max) [ $# -ge 2 ] || usage; max=$2; shift 2 ;;
+    --focus) [ $# -ge 2 ] || usage; focus=$2; shift 2 ;;
     --renju) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
     -*) echo "solve-open: unknown option $1" >&2; usage ;;
@@ -64,10 +70,17 @@ budget=$(python3 -c 'import sys; v = float(sys.argv[1]); assert 1 <= v <= 1e15; 
 [[ "$tt" =~ ^[1-9][0-9]*$ ]] || { echo "solve-open: --tt-mb: expected MiB, got '$tt'" >&2; exit 64; }
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "solve-open: --jobs: expected a count >= 1, got '$jobs'" >&2; exit 64; }
 [[ "$max" =~ ^[0-9]+$ ]] || { echo "solve-open: --max: expected a count, got '$max'" >&2; exit 64; }
+[ -z "$focus" ] || python3 -c 'import sys; assert 0.01 <= float(sys.argv[1]) <= 1' "$focus" 2>/dev/null ||
+  { echo "solve-open: --focus: expected a share of the budget, 0.01 to 1, got '$focus'" >&2; exit 64; }
+tried=tried.tsv focus_opt=()
+if [ -n "$focus" ]; then
+  tried="tried-focus.tsv"
+  focus_opt=(--focus "$focus")
+fi
 [ -x "$bin" ] || { echo "solve-open: $bin is not an executable (--renju BIN)" >&2; exit 64; }
 [ -e "$db" ] || { echo "solve-open: $db: no such database" >&2; exit 66; }
 mkdir -p "$out" || exit 73
-touch "$out/tried.tsv" || exit 73
+touch "$out/$tried" || exit 73
 
 stop=0
 # The solves get the signal (the renju processes below this script; the shells around them then end on their own).
@@ -109,14 +122,14 @@ done
 # The smallest pn first, then the order of the codes (sort -s keeps it); those tried with >= N left out.
 mapfile -t todo < <(printf '%s\n' ${queue[@]+"${queue[@]}"} | grep . | sort -s -t $'\t' -k1,1n |
   awk -F'\t' -v n="$budget" 'FILENAME == ARGV[1] { if ($2 + 0 >= n + 0) done[$1] = 1; next } !($2 in done)' \
-    "$out/tried.tsv" -)
+    "$out/$tried" -)
 [ "$max" -gt 0 ] && [ ${#todo[@]} -gt "$max" ] && todo=("${todo[@]:0:$max}")
 
 # One solve: its line, its JSON, and (when it ended) its mark in tried.tsv.
 solve_one() {
   local pn=${1%%$'\t'*} pos=${1#*$'\t'} t0=$SECONDS js rc res
   js=$("$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
-    --progress none 2>> "$out/solves.err")
+    --progress none ${focus_opt[@]+"${focus_opt[@]}"} 2>> "$out/solves.err")
   rc=$?
   res=$(python3 -c 'import json, sys
 try:
@@ -125,7 +138,7 @@ try:
 except Exception:
     print("- 0 1")' "$js")
   read -r result work intr <<< "$res"
-  [ "$intr" = 0 ] && [ $rc -eq 0 ] && printf '%s\t%s\t%s\n' "$pos" "$budget" "$result" >> "$out/tried.tsv"
+  [ "$intr" = 0 ] && [ $rc -eq 0 ] && printf '%s\t%s\t%s\n' "$pos" "$budget" "$result" >> "$out/$tried"
   [ -n "$js" ] && printf '%s\n' "$js" >> "$out/solves.jsonl"
   echo "$pos (pn $pn): $result, $work work nodes, $((SECONDS - t0)) s$([ $rc -eq 0 ] || echo ", exit $rc")"
   return $rc

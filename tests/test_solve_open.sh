@@ -58,6 +58,14 @@ so --db t.lmdb --nodes 6e5 --max 1 "$p" > run3.out || fail "third run: exit $?"
 [ "$(grep -c " (pn " run3.out)" -eq 1 ] || fail "--max 1: $(cat run3.out)"
 grep -q "^$p $open_now (pn " run3.out || fail "--max 1 did not take the least pn ($open_now): $(cat run3.out)"
 
+# --focus: the moves tried without it are tried again (marked in tried-focus.tsv), each solve given --focus.
+so --db t.lmdb --nodes 3e5 --focus 0.99 --max 1 "$p" > run4.out || fail "focus run: exit $?"
+[ "$(grep -c " (pn " run4.out)" -eq 1 ] || fail "--focus: $(cat run4.out)"
+[ "$(wc -l < solve-open.out/tried-focus.tsv)" -eq 1 ] || fail "tried-focus.tsv: $(cat solve-open.out/tried-focus.tsv)"
+first=$(cut -f1 solve-open.out/tried-focus.tsv)
+so --db t.lmdb --nodes 3e5 --focus 0.99 --max 1 "$p" > run5.out || fail "second focus run: exit $?"
+grep -q "^$first (pn " run5.out && fail "--focus solved the same move again: $(cat run5.out)"
+
 # SIGTERM during a long solve: exit 75, the solve not marked tried.
 lines=$(wc -l < solve-open.out/tried.tsv)
 bash "$src/scripts/solve-open.sh" --renju "$bin" --db t.lmdb --nodes 1e12 --tt-mb 64 --max 1 "$p" > int.out 2> int.err &
@@ -78,7 +86,8 @@ pgrep -f "solve $p .*--nodes 1000000000000" > /dev/null && fail "SIGTERM: the so
 
 # Usage errors: 64; no database: 66; a position whose status cannot be read: 65.
 for args in "--nodes 1e5 $p" "--db t.lmdb $p" "--db t.lmdb --nodes x I7" "--db t.lmdb --nodes 1e5 --jobs 0 I7" \
-  "--db t.lmdb --nodes 1e5 --max -1 I7" "--db t.lmdb --nodes 1e5 --bogus I7" "--db t.lmdb --nodes 1e5"; do
+  "--db t.lmdb --nodes 1e5 --max -1 I7" "--db t.lmdb --nodes 1e5 --bogus I7" "--db t.lmdb --nodes 1e5" \
+  "--db t.lmdb --nodes 1e5 --focus 2 I7" "--db t.lmdb --nodes 1e5 --focus x I7"; do
   set +e
   # shellcheck disable=SC2086
   so $args > /dev/null 2>&1
