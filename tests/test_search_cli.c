@@ -245,6 +245,8 @@ static void test_solve_focus(void **state)
         free(s);
     }
     assert_int_equal(RENJU(path("f4.json"), path("f4.err"), "solve %s --nodes 200000 --focus 2 --db %s", pos, db), 64);
+    assert_int_equal(RENJU(path("f4.json"), path("f4.err"), "solve %s --nodes 200000 --focus 0.5", pos), 64);
+    assert_int_equal(RENJU(path("f4.json"), path("f4.err"), "solve %s --focus 0.5 --db %s", pos, db), 64);
     /* Enough budget: proven through the focus's table, stored, re-checked. */
     assert_int_equal(RENJU(path("f3.json"), path("f3.err"), "solve %s --nodes 4e6 --focus 0.5 --db %s", pos, db), 0);
     s = slurp(path("f3.json"));

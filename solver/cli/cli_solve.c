@@ -169,7 +169,7 @@ static DfpnConfig budget_left(const DfpnConfig *cfg, uint64_t used, double used_
     DfpnConfig c = *cfg;
     uint64_t left = cfg->max_nodes > used ? cfg->max_nodes - used : 0;
     c.max_nodes = left / 100 * (uint64_t)keep + left % 100 * (uint64_t)keep / 100;
-    if (c.max_nodes == 0)
+    if (c.max_nodes == 0 && cfg->max_nodes > 0) /* 0 stays "no node budget" */
         c.max_nodes = 1;
     if (cfg->max_time > 0)
         c.max_time = cfg->max_time > used_s ? (cfg->max_time - used_s) * keep / 100 : 0.001;
@@ -205,7 +205,7 @@ static int solve_focused(Dfpn *s, const DfpnConfig *cfg, const Board *b, Db *tre
     if ((rc = dfpn_set_config(s, &c)) || (rc = dfpn_solve(s, &child, &o->focus_r)))
         return rc;
     c = budget_left(cfg, o->focus_r.nodes, o->focus_r.time_s, 100);
-    if (c.max_nodes > 1) /* a search can pass its budget by its last node: the whole stays within --nodes */
+    if (c.max_nodes > 1 && cfg->max_nodes > 0) /* a search can pass its budget by its last node: stay within --nodes */
         c.max_nodes--;
     if ((rc = dfpn_set_config(s, &c)) || (rc = dfpn_solve(s, b, &o->r)))
         return rc;
@@ -223,6 +223,10 @@ static int run_solve(int argc, char **argv, bool verify)
     Board b;
     if ((rc = cli_position(&a, 0, &b)))
         return rc;
+    if (a.focus > 0 && !a.db && !a.warm_db)
+        return cli_error(EXIT_USAGE, "--focus needs --db or --warm-db (the saved tree it follows)");
+    if (a.focus > 0 && a.nodes <= 0 && a.time_s <= 0)
+        return cli_error(EXIT_USAGE, "--focus needs --nodes or --time (a budget to share)");
     Color winner;
     if (rules_game_over(&b, a.rules, &winner))
         return cli_error(EXIT_DATAERR, "the game is already over in this position");
@@ -367,7 +371,7 @@ static int run_solve(int argc, char **argv, bool verify)
     }
     /* --focus: the saved tree's most-proving move first (warm_focus.h); only where the walk met the tree */
     bool focus = a.focus > 0 && wsrc && !a.no_warm && att == BLACK && b.to_move == BLACK && o.warm.walked > 0 &&
-                 !o.warm.truncated && cfg.max_nodes > 1;
+                 !o.warm.truncated && (cfg.max_nodes > 1 || cfg.max_time > 0);
     bool say = !a.quiet && pr.mode != PROGRESS_NONE && pr.mode != PROGRESS_JSON;
     rc = focus ? solve_focused(s, &cfg, &b, wsrc, a.rules, a.focus, &o, say, verify ? "verify" : "solve")
                : dfpn_solve(s, &b, &o.r);
