@@ -112,6 +112,12 @@ cmp -s nl.out <(printf 'd\ne\nf\n') || fail "new-lines.py: wrong lines: $(cat nl
 cmp -s nl.out <(printf 'x\ny\n') || fail "new-lines.py without old files: wrong lines: $(cat nl.out)"
 rc=0; python3 repo/scripts/new-lines.py 2> /dev/null < /dev/null || rc=$?
 [ "$rc" = 2 ] || fail "new-lines.py without OUT: exit $rc, not 2"
+# --by-result: lines compared up to the end of their "result" field (a result stored again with a new time is not new).
+printf '{"position":"P","result":"proven","time":1}\n{"position":"Q","result":"unknown","time":1}\n' | xz > old3.xz
+printf '{"position":"P","result":"proven","time":2}\n{"position":"Q","result":"proven","time":2}\nplain\n' > br.in
+[ "$(python3 repo/scripts/new-lines.py --by-result nl.out old3.xz < br.in)" = "3 2" ] || fail "new-lines.py --by-result: wrong counts"
+cmp -s nl.out <(tail -n 2 br.in) || fail "new-lines.py --by-result: wrong lines: $(cat nl.out)"
+[ "$(python3 repo/scripts/new-lines.py nl.out old3.xz < br.in)" = "3 3" ] || fail "new-lines.py without --by-result compares whole lines"
 rc=0; python3 repo/scripts/new-lines.py nl.out missing.xz 2> /dev/null < /dev/null || rc=$?
 [ "$rc" = 1 ] || fail "new-lines.py with a missing old file: exit $rc, not 1"
 
