@@ -165,6 +165,8 @@ while [ $running -gt 0 ]; do
   [ $r -ne 0 ] && [ $r -ne 75 ] && [ $rc_all -eq 0 ] && rc_all=$r
 done
 if [ $stop -ne 0 ]; then
+  # A trap ends a wait early (and the count above with it): wait for the stopped solves themselves.
+  while [ -n "$(jobs -pr)" ]; do wait; done
   echo "solve-open: interrupted: the same command resumes" >&2
   exit 75
 fi
