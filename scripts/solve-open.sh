@@ -3,7 +3,8 @@
 # the most promising first:
 #
 #   scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K]
-#                         [--focus SHARE] [--renju BIN] [--out DIR] CODE...
+#                         [--focus SHARE] [--effort-shift K] [--renju BIN]
+#                         [--out DIR] CODE...
 #
 # For each CODE (an opening such as I11, or any white-to-move position) it
 # reads `renju opening status CODE --goal win --db DB --json` and takes its
@@ -26,6 +27,13 @@
 # (`renju solve --help`); a second pass with --focus 0.99 over the moves one
 # pass left unknown proved 7 of 23 (session 47).  Such solves are marked in
 # DIR/tried-focus.tsv instead, so the moves tried without it are tried again.
+# --effort-shift K runs each solve with RENJU_EFFORT_SHIFT=K (the effort term
+# of the proof number, `renju solve`'s tuning knob: default 12, -1 off; K: -1
+# or 1-30) and marks it in DIR/tried-shiftK.tsv (tried-focus-shiftK.tsv with
+# --focus), so the moves the default left unknown are tried again: of the
+# classes at the head of the list that earlier 1e8 passes had left unknown,
+# shifts 10 and 14 proved 10 of 48 solves, the default 0 of the 10 they proved
+# (results/solver-bench.md, session 52).
 #
 # One line per solve on stdout ("I11 f5 (pn 166): proven, 27304540 work
 # nodes, 27 s"), its JSON in DIR/solves.jsonl (DIR: --out, default
@@ -44,11 +52,11 @@
 {
 set -uo pipefail
 usage() {
-  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--focus SHARE] [--renju BIN] [--out DIR] CODE..." >&2
+  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--focus SHARE] [--effort-shift K] [--renju BIN] [--out DIR] CODE..." >&2
   exit 64
 }
 bin=${RENJU:-build/renju}
-db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out focus=
+db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out focus='' eshift=''
 codes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,6 +66,7 @@ while [ $# -gt 0 ]; do
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
     --max) [ $# -ge 2 ] || usage; max=$2; shift 2 ;;
     --focus) [ $# -ge 2 ] || usage; focus=$2; shift 2 ;;
+    --effort-shift) [ $# -ge 2 ] || usage; eshift=$2; shift 2 ;;
     --renju) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
     -*) echo "solve-open: unknown option $1" >&2; usage ;;
@@ -72,11 +81,18 @@ budget=$(python3 -c 'import sys; v = float(sys.argv[1]); assert 1 <= v <= 1e15; 
 [[ "$max" =~ ^[0-9]+$ ]] || { echo "solve-open: --max: expected a count, got '$max'" >&2; exit 64; }
 [ -z "$focus" ] || python3 -c 'import sys; assert 0.01 <= float(sys.argv[1]) <= 1' "$focus" 2>/dev/null ||
   { echo "solve-open: --focus: expected a share of the budget, 0.01 to 1, got '$focus'" >&2; exit 64; }
-tried=tried.tsv focus_opt=()
+[ -z "$eshift" ] || [[ "$eshift" =~ ^(-1|[1-9]|[12][0-9]|30)$ ]] ||
+  { echo "solve-open: --effort-shift: expected -1 or 1-30, got '$eshift'" >&2; exit 64; }
+tried=tried focus_opt=() shift_env=()
 if [ -n "$focus" ]; then
-  tried="tried-focus.tsv"
+  tried="tried-focus"
   focus_opt=(--focus "$focus")
 fi
+if [ -n "$eshift" ]; then
+  tried="$tried-shift$eshift"
+  shift_env=("RENJU_EFFORT_SHIFT=$eshift")
+fi
+tried="$tried.tsv"
 [ -x "$bin" ] || { echo "solve-open: $bin is not an executable (--renju BIN)" >&2; exit 64; }
 [ -e "$db" ] || { echo "solve-open: $db: no such database" >&2; exit 66; }
 mkdir -p "$out" || exit 73
@@ -128,7 +144,7 @@ mapfile -t todo < <(printf '%s\n' ${queue[@]+"${queue[@]}"} | grep . | sort -s -
 # One solve: its line, its JSON, and (when it ended) its mark in tried.tsv.
 solve_one() {
   local pn=${1%%$'\t'*} pos=${1#*$'\t'} t0=$SECONDS js rc res
-  js=$("$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
+  js=$(env ${shift_env[@]+"${shift_env[@]}"} "$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
     --progress none ${focus_opt[@]+"${focus_opt[@]}"} 2>> "$out/solves.err")
   rc=$?
   res=$(python3 -c 'import json, sys

@@ -2,7 +2,8 @@
 # test_solve_open.sh RENJU SOURCE_DIR - scripts/solve-open.sh end to end: the
 # open moves of a white-to-move position solved one by one (smallest pn
 # first), the proven ones counted by `opening status`; a second run skips
-# what was tried, a larger budget tries the unknown ones again (--max);
+# what was tried, a larger budget tries the unknown ones again (--max), and
+# so do --focus and --effort-shift (each solve given the option);
 # SIGTERM exits 75 and marks nothing; usage errors exit 64, a missing
 # database 66, an unreadable position 65.
 set -euo pipefail
@@ -66,6 +67,22 @@ first=$(cut -f1 solve-open.out/tried-focus.tsv)
 so --db t.lmdb --nodes 3e5 --focus 0.99 --max 1 "$p" > run5.out || fail "second focus run: exit $?"
 grep -q "^$first (pn " run5.out && fail "--focus solved the same move again: $(cat run5.out)"
 
+# --effort-shift: the moves tried without it are tried again (marked in tried-shift10.tsv), each solve run
+# with RENJU_EFFORT_SHIFT=10 (a wrapper records what the solve got); a second run skips what the first tried.
+printf '#!/bin/sh\necho "shift=${RENJU_EFFORT_SHIFT:-unset}" >> "%s/env.log"\nexec "%s" "$@"\n' "$tmp" "$bin" > wrap.sh
+chmod +x wrap.sh
+bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run6.out ||
+  fail "effort-shift run: exit $?"
+[ "$(grep -c " (pn " run6.out)" -eq 1 ] || fail "--effort-shift: $(cat run6.out)"
+[ "$(wc -l < solve-open.out/tried-shift10.tsv)" -eq 1 ] || fail "tried-shift10.tsv: $(cat solve-open.out/tried-shift10.tsv)"
+grep -qx "shift=10" env.log || fail "the solve did not get RENJU_EFFORT_SHIFT=10: $(cat env.log)"
+first=$(cut -f1 solve-open.out/tried-shift10.tsv)
+so --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run7.out || fail "second effort-shift run: exit $?"
+grep -q "^$first (pn " run7.out && fail "--effort-shift solved the same move again: $(cat run7.out)"
+: > env.log
+bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 1e4 --max 1 "$p" > run8.out || fail "run8: exit $?"
+grep -qx "shift=unset" env.log || fail "a solve without --effort-shift got RENJU_EFFORT_SHIFT: $(cat env.log)"
+
 # SIGTERM during a long solve: exit 75, the solve not marked tried.
 lines=$(wc -l < solve-open.out/tried.tsv)
 bash "$src/scripts/solve-open.sh" --renju "$bin" --db t.lmdb --nodes 1e12 --tt-mb 64 --max 1 "$p" > int.out 2> int.err &
@@ -87,7 +104,9 @@ pgrep -f "solve $p .*--nodes 1000000000000" > /dev/null && fail "SIGTERM: the so
 # Usage errors: 64; no database: 66; a position whose status cannot be read: 65.
 for args in "--nodes 1e5 $p" "--db t.lmdb $p" "--db t.lmdb --nodes x I7" "--db t.lmdb --nodes 1e5 --jobs 0 I7" \
   "--db t.lmdb --nodes 1e5 --max -1 I7" "--db t.lmdb --nodes 1e5 --bogus I7" "--db t.lmdb --nodes 1e5" \
-  "--db t.lmdb --nodes 1e5 --focus 2 I7" "--db t.lmdb --nodes 1e5 --focus x I7"; do
+  "--db t.lmdb --nodes 1e5 --focus 2 I7" "--db t.lmdb --nodes 1e5 --focus x I7" \
+  "--db t.lmdb --nodes 1e5 --effort-shift 0 I7" "--db t.lmdb --nodes 1e5 --effort-shift x I7" \
+  "--db t.lmdb --nodes 1e5 --effort-shift 31 I7"; do
   set +e
   # shellcheck disable=SC2086
   so $args > /dev/null 2>&1
