@@ -14,7 +14,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail() { echo "test_solve_open: FAIL: $*" >&2; exit 1; }
 so() { bash "$src/scripts/solve-open.sh" --renju "$bin" "$@"; }
 cd "$tmp"
-unset RENJU_JT_EARLY RENJU_JT_PROBE RENJU_JT_ROOT_RERUN
+unset RENJU_JT_EARLY RENJU_JT_PROBE RENJU_JT_ROOT_RERUN RENJU_EFFORT_SHIFT
 
 p="h8 i9 i7 i8 g9"
 "$bin" opening search "$p" --goal win --job-nodes 20000 --max-jobs 3 --db t.lmdb --quiet > /dev/null
@@ -69,19 +69,22 @@ grep -q "^$first (pn " run5.out && fail "--focus solved the same move again: $(c
 
 # --effort-shift: the moves tried without it are tried again (marked in tried-shift10.tsv), each solve run
 # with RENJU_EFFORT_SHIFT=10 (a wrapper records what the solve got); a second run skips what the first tried.
-printf '#!/bin/sh\necho "shift=${RENJU_EFFORT_SHIFT:-unset}" >> "%s/env.log"\nexec "%s" "$@"\n' "$tmp" "$bin" > wrap.sh
+printf '#!/bin/sh\necho "$1 shift=${RENJU_EFFORT_SHIFT:-unset}" >> "%s/env.log"\nexec "%s" "$@"\n' "$tmp" "$bin" > wrap.sh
 chmod +x wrap.sh
 bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run6.out ||
   fail "effort-shift run: exit $?"
 [ "$(grep -c " (pn " run6.out)" -eq 1 ] || fail "--effort-shift: $(cat run6.out)"
 [ "$(wc -l < solve-open.out/tried-shift10.tsv)" -eq 1 ] || fail "tried-shift10.tsv: $(cat solve-open.out/tried-shift10.tsv)"
-grep -qx "shift=10" env.log || fail "the solve did not get RENJU_EFFORT_SHIFT=10: $(cat env.log)"
+grep -qx "solve shift=10" env.log || fail "the solve did not get RENJU_EFFORT_SHIFT=10: $(cat env.log)"
 first=$(cut -f1 solve-open.out/tried-shift10.tsv)
 so --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run7.out || fail "second effort-shift run: exit $?"
 grep -q "^$first (pn " run7.out && fail "--effort-shift solved the same move again: $(cat run7.out)"
 : > env.log
-bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 1e4 --max 1 "$p" > run8.out || fail "run8: exit $?"
-grep -qx "shift=unset" env.log || fail "a solve without --effort-shift got RENJU_EFFORT_SHIFT: $(cat env.log)"
+bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 1e4 --max 1 --out plain.out "$p" > run8.out ||
+  fail "run8: exit $?"
+if [ "$(grep -c "^solve " env.log)" -ne 1 ] || ! grep -qx "solve shift=unset" env.log; then
+  fail "a solve without --effort-shift: $(cat env.log)"
+fi
 
 # SIGTERM during a long solve: exit 75, the solve not marked tried.
 lines=$(wc -l < solve-open.out/tried.tsv)
