@@ -3,8 +3,8 @@
 # the most promising first:
 #
 #   scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K]
-#                         [--focus SHARE] [--effort-shift K] [--renju BIN]
-#                         [--out DIR] CODE...
+#                         [--focus SHARE] [--effort-shift K] [--quiet F/P]
+#                         [--renju BIN] [--out DIR] CODE...
 #
 # For each CODE (an opening such as I11, or any white-to-move position) it
 # reads `renju opening status CODE --goal win --db DB --json` and takes its
@@ -34,6 +34,14 @@
 # classes at the head of the list that earlier 1e8 passes had left unknown,
 # shifts 10 and 14 proved 10 of 48 solves, the default 0 of the 10 they proved
 # (results/solver-bench.md, session 52).
+# --quiet F/P runs each solve with RENJU_QUIET_FREE=F RENJU_QUIET_PN=P (a
+# quiet attacker candidate more than F attacker moves below the root starts at
+# proof number P; defaults 2/64, F -1 off; F: -1 or 1-9, P: 1-255) and adds
+# -quietF-P to the name of the tried file (tried-quiet1-64.tsv, with
+# --effort-shift tried-shiftK-quietF-P.tsv): another member of the same
+# portfolio; 1/64 and 3/255 together proved 5 of the 17 classes at the head of
+# the list that the default and shifts 8, 10, 14 and 16 had all left unknown
+# (session 53).
 #
 # One line per solve on stdout ("I11 f5 (pn 166): proven, 27304540 work
 # nodes, 27 s"), its JSON in DIR/solves.jsonl (DIR: --out, default
@@ -52,11 +60,11 @@
 {
 set -uo pipefail
 usage() {
-  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--focus SHARE] [--effort-shift K] [--renju BIN] [--out DIR] CODE..." >&2
+  echo "usage: scripts/solve-open.sh --db DB --nodes N [--tt-mb MB] [--jobs J] [--max K] [--focus SHARE] [--effort-shift K] [--quiet F/P] [--renju BIN] [--out DIR] CODE..." >&2
   exit 64
 }
 bin=${RENJU:-build/renju}
-db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out focus='' eshift=''
+db='' nodes='' tt=1024 jobs=1 max=0 out=solve-open.out focus='' eshift='' quiet=''
 codes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -67,6 +75,7 @@ while [ $# -gt 0 ]; do
     --max) [ $# -ge 2 ] || usage; max=$2; shift 2 ;;
     --focus) [ $# -ge 2 ] || usage; focus=$2; shift 2 ;;
     --effort-shift) [ $# -ge 2 ] || usage; eshift=$2; shift 2 ;;
+    --quiet) [ $# -ge 2 ] || usage; quiet=$2; shift 2 ;;
     --renju) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
     -*) echo "solve-open: unknown option $1" >&2; usage ;;
@@ -83,14 +92,20 @@ budget=$(python3 -c 'import sys; v = float(sys.argv[1]); assert 1 <= v <= 1e15; 
   { echo "solve-open: --focus: expected a share of the budget, 0.01 to 1, got '$focus'" >&2; exit 64; }
 [ -z "$eshift" ] || [[ "$eshift" =~ ^(-1|[1-9]|[12][0-9]|30)$ ]] ||
   { echo "solve-open: --effort-shift: expected -1 or 1-30, got '$eshift'" >&2; exit 64; }
-tried=tried focus_opt=() shift_env=()
+[ -z "$quiet" ] || [[ "$quiet" =~ ^(-1|[1-9])/([1-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$ ]] ||
+  { echo "solve-open: --quiet: expected F/P with F -1 or 1-9 and P 1-255 (such as 1/64), got '$quiet'" >&2; exit 64; }
+tried=tried focus_opt=() knob_env=()
 if [ -n "$focus" ]; then
   tried="tried-focus"
   focus_opt=(--focus "$focus")
 fi
 if [ -n "$eshift" ]; then
   tried="$tried-shift$eshift"
-  shift_env=("RENJU_EFFORT_SHIFT=$eshift")
+  knob_env=("RENJU_EFFORT_SHIFT=$eshift")
+fi
+if [ -n "$quiet" ]; then
+  tried="$tried-quiet${quiet%/*}-${quiet#*/}"
+  knob_env+=("RENJU_QUIET_FREE=${quiet%/*}" "RENJU_QUIET_PN=${quiet#*/}")
 fi
 tried="$tried.tsv"
 [ -x "$bin" ] || { echo "solve-open: $bin is not an executable (--renju BIN)" >&2; exit 64; }
@@ -144,7 +159,7 @@ mapfile -t todo < <(printf '%s\n' ${queue[@]+"${queue[@]}"} | grep . | sort -s -
 # One solve: its line, its JSON, and (when it ended) its mark in tried.tsv.
 solve_one() {
   local pn=${1%%$'\t'*} pos=${1#*$'\t'} t0=$SECONDS js rc res
-  js=$(env ${shift_env[@]+"${shift_env[@]}"} "$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
+  js=$(env ${knob_env[@]+"${knob_env[@]}"} "$bin" solve "$pos" --attacker black --threads 1 --nodes "$budget" --tt-mb "$tt" --db "$db" --json \
     --progress none ${focus_opt[@]+"${focus_opt[@]}"} 2>> "$out/solves.err")
   rc=$?
   res=$(python3 -c 'import json, sys

@@ -3,7 +3,7 @@
 # open moves of a white-to-move position solved one by one (smallest pn
 # first), the proven ones counted by `opening status`; a second run skips
 # what was tried, a larger budget tries the unknown ones again (--max), and
-# so do --focus and --effort-shift (each solve given the option);
+# so do --focus, --effort-shift and --quiet (each solve given the option);
 # SIGTERM exits 75 and marks nothing; usage errors exit 64, a missing
 # database 66, an unreadable position 65.
 set -euo pipefail
@@ -14,7 +14,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail() { echo "test_solve_open: FAIL: $*" >&2; exit 1; }
 so() { bash "$src/scripts/solve-open.sh" --renju "$bin" "$@"; }
 cd "$tmp"
-unset RENJU_JT_EARLY RENJU_JT_PROBE RENJU_JT_ROOT_RERUN RENJU_EFFORT_SHIFT
+unset RENJU_JT_EARLY RENJU_JT_PROBE RENJU_JT_ROOT_RERUN RENJU_EFFORT_SHIFT RENJU_QUIET_FREE RENJU_QUIET_PN
 
 p="h8 i9 i7 i8 g9"
 "$bin" opening search "$p" --goal win --job-nodes 20000 --max-jobs 3 --db t.lmdb --quiet > /dev/null
@@ -69,21 +69,35 @@ grep -q "^$first (pn " run5.out && fail "--focus solved the same move again: $(c
 
 # --effort-shift: the moves tried without it are tried again (marked in tried-shift10.tsv), each solve run
 # with RENJU_EFFORT_SHIFT=10 (a wrapper records what the solve got); a second run skips what the first tried.
-printf '#!/bin/sh\necho "$1 shift=${RENJU_EFFORT_SHIFT:-unset}" >> "%s/env.log"\nexec "%s" "$@"\n' "$tmp" "$bin" > wrap.sh
+printf '#!/bin/sh\necho "$1 shift=${RENJU_EFFORT_SHIFT:-unset} quiet=${RENJU_QUIET_FREE:-unset}/${RENJU_QUIET_PN:-unset}" >> "%s/env.log"\nexec "%s" "$@"\n' \
+  "$tmp" "$bin" > wrap.sh
 chmod +x wrap.sh
 bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run6.out ||
   fail "effort-shift run: exit $?"
 [ "$(grep -c " (pn " run6.out)" -eq 1 ] || fail "--effort-shift: $(cat run6.out)"
 [ "$(wc -l < solve-open.out/tried-shift10.tsv)" -eq 1 ] || fail "tried-shift10.tsv: $(cat solve-open.out/tried-shift10.tsv)"
-grep -qx "solve shift=10" env.log || fail "the solve did not get RENJU_EFFORT_SHIFT=10: $(cat env.log)"
+grep -qx "solve shift=10 quiet=unset/unset" env.log || fail "the solve did not get RENJU_EFFORT_SHIFT=10: $(cat env.log)"
 first=$(cut -f1 solve-open.out/tried-shift10.tsv)
 so --db t.lmdb --nodes 3e5 --effort-shift 10 --max 1 "$p" > run7.out || fail "second effort-shift run: exit $?"
 grep -q "^$first (pn " run7.out && fail "--effort-shift solved the same move again: $(cat run7.out)"
+# --quiet F/P (with --effort-shift here): each solve with RENJU_QUIET_FREE=F RENJU_QUIET_PN=P, marked in
+# tried-shift10-quiet1-64.tsv, so the move tried with the shift alone is tried again.
+: > env.log
+bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 3e5 --effort-shift 10 --quiet 1/64 --max 1 "$p" \
+  > runq.out || fail "quiet run: exit $?"
+[ "$(grep -c " (pn " runq.out)" -eq 1 ] || fail "--quiet: $(cat runq.out)"
+[ "$(wc -l < solve-open.out/tried-shift10-quiet1-64.tsv)" -eq 1 ] ||
+  fail "tried-shift10-quiet1-64.tsv: $(cat solve-open.out/tried-shift10-quiet1-64.tsv)"
+# (The least pn is the move the shift's run tried, unless that run proved it.)
+if [ "$(cut -f3 solve-open.out/tried-shift10.tsv)" = unknown ]; then
+  grep -q "^$first (pn " runq.out || fail "--quiet did not try again the move tried with the shift alone: $(cat runq.out)"
+fi
+grep -qx "solve shift=10 quiet=1/64" env.log || fail "the solve did not get RENJU_QUIET_FREE=1 RENJU_QUIET_PN=64: $(cat env.log)"
 : > env.log
 bash "$src/scripts/solve-open.sh" --renju ./wrap.sh --db t.lmdb --nodes 1e4 --max 1 --out plain.out "$p" > run8.out ||
   fail "run8: exit $?"
-if [ "$(grep -c "^solve " env.log)" -ne 1 ] || ! grep -qx "solve shift=unset" env.log; then
-  fail "a solve without --effort-shift: $(cat env.log)"
+if [ "$(grep -c "^solve " env.log)" -ne 1 ] || ! grep -qx "solve shift=unset quiet=unset/unset" env.log; then
+  fail "a solve without --effort-shift or --quiet: $(cat env.log)"
 fi
 
 # SIGTERM during a long solve: exit 75, the solve not marked tried.
@@ -109,7 +123,8 @@ for args in "--nodes 1e5 $p" "--db t.lmdb $p" "--db t.lmdb --nodes x I7" "--db t
   "--db t.lmdb --nodes 1e5 --max -1 I7" "--db t.lmdb --nodes 1e5 --bogus I7" "--db t.lmdb --nodes 1e5" \
   "--db t.lmdb --nodes 1e5 --focus 2 I7" "--db t.lmdb --nodes 1e5 --focus x I7" \
   "--db t.lmdb --nodes 1e5 --effort-shift 0 I7" "--db t.lmdb --nodes 1e5 --effort-shift x I7" \
-  "--db t.lmdb --nodes 1e5 --effort-shift 31 I7"; do
+  "--db t.lmdb --nodes 1e5 --effort-shift 31 I7" "--db t.lmdb --nodes 1e5 --quiet 0/64 I7" \
+  "--db t.lmdb --nodes 1e5 --quiet 2/256 I7" "--db t.lmdb --nodes 1e5 --quiet 2 I7" "--db t.lmdb --nodes 1e5 --quiet 2/0 I7"; do
   set +e
   # shellcheck disable=SC2086
   so $args > /dev/null 2>&1
